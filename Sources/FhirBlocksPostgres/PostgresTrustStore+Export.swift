@@ -71,6 +71,18 @@ extension PostgresTrustStore {
         return ids
     }
 
+    public func createExportGroup(_ group: StoredExportGroup) async throws(TrustStoreError) {
+        guard try await !exportRows(ExportSQL.createGroup(group)).isEmpty else { throw .conflict("export_group \(group.id.prefix(8))") }
+    }
+
+    public func exportGroup(id: String) async throws(TrustStoreError) -> StoredExportGroup? {
+        guard let row = try await exportRows(ExportSQL.group(id: id)).first else { return nil }
+        let table = "export_group"
+        let (id, client, members, createdAt) = try PostgresRows.decode(row, as: (String, String, String, Int64).self, table: table)
+        return StoredExportGroup(id: id, client: try PostgresRows.csi(client, table: table), members: ExportSQL.members(members),
+                                 createdAt: Timestamp(millisecondsSince1970: createdAt))
+    }
+
     // MARK: Plumbing
 
     /// The rows of one statement.

@@ -72,6 +72,21 @@ extension SQLiteTrustStore {
         return try await read { db in try Self.fetchAll(db, statement).map { row -> String in row[0] } }
     }
 
+    public func createExportGroup(_ group: StoredExportGroup) async throws(TrustStoreError) {
+        let statement = ExportSQL.createGroup(group)
+        guard try await write({ db in try Self.fetchOne(db, statement) != nil }) else { throw .conflict("export_group \(group.id.prefix(8))") }
+    }
+
+    public func exportGroup(id: String) async throws(TrustStoreError) -> StoredExportGroup? {
+        let statement = ExportSQL.group(id: id)
+        return try await pointRead { db in
+            try Self.fetchOne(db, statement).map { row in
+                StoredExportGroup(id: row[0], client: try SQLiteTrustRows.csi(row[1], "export_group"), members: ExportSQL.members(row[2]),
+                                  createdAt: Timestamp(millisecondsSince1970: row[3]))
+            }
+        }
+    }
+
     /// Runs the statements in one transaction; false (rolled back) when the first, a conditional
     /// update, returned no row.
     private func runExportSteps(_ statements: [SQLStatement]) async throws(TrustStoreError) -> Bool {

@@ -39,6 +39,36 @@ public protocol ExportStore: Sendable {
     func deleteExpiredExportJobs(now: Timestamp) async throws(TrustStoreError) -> Int
     /// The ids of the jobs a server may claim at `now`: queued, or running under a lease that ran out.
     func claimableExportJobs(now: Timestamp) async throws(TrustStoreError) -> [String]
+    /// Stores a Group a client created to export; ``TrustStoreError/conflict(_:)`` when its id is taken.
+    func createExportGroup(_ group: StoredExportGroup) async throws(TrustStoreError)
+    /// The Group with this id, if any.
+    func exportGroup(id: String) async throws(TrustStoreError) -> StoredExportGroup?
+}
+
+/// A Group of patients a client created to export them (`POST /fhir/Group`, then
+/// `GET /fhir/Group/{id}/$export`).
+public struct StoredExportGroup: Sendable, Hashable {
+    /// Its id (random, URL-safe).
+    public var id: String
+    /// The client that created it (the only one that may export it).
+    public var client: CsiGuid
+    /// The patients, in the order given.
+    public var members: [CsiGuid]
+    /// When it was created.
+    public var createdAt: Timestamp
+
+    /// Creates a group record.
+    /// - Parameters:
+    ///   - id: Its id.
+    ///   - client: The client that created it.
+    ///   - members: The patients.
+    ///   - createdAt: When it was created.
+    public init(id: String, client: CsiGuid, members: [CsiGuid], createdAt: Timestamp) {
+        self.id = id
+        self.client = client
+        self.members = members
+        self.createdAt = createdAt
+    }
 }
 
 /// Where an export job is.
@@ -63,7 +93,7 @@ public struct StoredExportJob: Sendable, Hashable {
     public var tokenID: String
     /// The scope of the token that asked (each patient's grants are this scope ∩ what the patient granted).
     public var scope: String
-    /// `patient`, `system` or `group`.
+    /// `patient`, `system` or `group/` and the Group's id.
     public var kind: String
     /// The kick-off request's URL, as the manifest's `request`.
     public var request: String
@@ -92,7 +122,7 @@ public struct StoredExportJob: Sendable, Hashable {
     ///   - client: The client that asked.
     ///   - tokenID: The audit identifier of the token that asked.
     ///   - scope: The scope of the token that asked.
-    ///   - kind: `patient`, `system` or `group`.
+    ///   - kind: `patient`, `system` or `group/` and the Group's id.
     ///   - request: The kick-off URL.
     ///   - types: The resource types asked for, empty for all.
     ///   - since: The `_since` time.

@@ -35,13 +35,15 @@ struct WalletAuditCommand: AsyncParsableCommand {
         for event in events { print(Self.line(event, formatter: formatter)) }
     }
 
-    /// `recorded action subtype outcome who → what, …`; a shared link request in words.
+    /// `recorded action subtype outcome who → what, …` (a Bulk Data export with its counts,
+    /// `(bulk-export Observation=3 Patient=1)`); a shared link request in words.
     static func line(_ event: JSONObject, formatter: HealthFormatter) -> String {
         let summary = AuditEventSummary(event)
         if summary.subtype == "shared-link-access" { return linkLine(summary, formatter: formatter) }
         let outcome = summary.outcome.map { $0 == "0" ? "ok" : "failed(\($0))" } ?? "?"
         return "\(summary.recorded ?? "?") \(summary.action ?? "?") \(summary.subtype ?? "?") \(outcome) \(summary.who ?? "?")"
             + (summary.what.isEmpty ? "" : " → " + summary.what.joined(separator: ", "))
+            + (summary.outcomeDescription.map { $0.hasPrefix("bulk-export ") ? " (\($0))" : "" } ?? "")
     }
 
     /// `2026-11-29 07:05 UTC  Dr. Lee opened the link (shared link AbCdEfGh…)`, or `… was

@@ -217,9 +217,15 @@ struct PostgresSchemaTests {
                 link_id text NOT NULL, position bigint NOT NULL, content_type text NOT NULL, jwe text NOT NULL, PRIMARY KEY (link_id, position)
             )
             """,
-            "CREATE TABLE IF NOT EXISTS shared_link_location (token text PRIMARY KEY, link_id text NOT NULL, position bigint NOT NULL, expires_at bigint NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS shared_link_location (token text PRIMARY KEY, link_id text NOT NULL, position bigint NOT NULL, \
+            expires_at bigint NOT NULL)
+            """,
             "CREATE INDEX IF NOT EXISTS shared_link_location_expires_at ON shared_link_location (expires_at)",
-            "CREATE TABLE IF NOT EXISTS shared_link_access (id text PRIMARY KEY, link_id text NOT NULL, recipient text NOT NULL, at bigint NOT NULL, outcome text NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS shared_link_access (id text PRIMARY KEY, link_id text NOT NULL, recipient text NOT NULL, at bigint NOT NULL, \
+            outcome text NOT NULL)
+            """,
             "CREATE INDEX IF NOT EXISTS shared_link_access_link ON shared_link_access (link_id, at)",
         ],
         // 11: Bulk Data export (issue 38): jobs and their files' chunks.
@@ -238,6 +244,10 @@ struct PostgresSchemaTests {
                 PRIMARY KEY (job_id, type, seq)
             )
             """,
+        ],
+        // 12: Bulk Data export: the Groups clients create to export.
+        [
+            "CREATE TABLE IF NOT EXISTS export_group (id text PRIMARY KEY, client text NOT NULL, members text NOT NULL, created_at bigint NOT NULL)",
         ],
     ]
 

@@ -193,7 +193,8 @@ public struct AuditEntry: Sendable, Hashable {
         }
         func identifierReference(_ value: String) -> JSONValue {
             if value.contains("/") { return .object(JSONObject(members: [JSONMember(key: "reference", value: .string(value))])) }
-            let identifier = JSONObject(members: [JSONMember(key: "system", value: .string(ConsentBuilder.csiSystem)), JSONMember(key: "value", value: .string(value))])
+            let identifier = JSONObject(members: [JSONMember(key: "system", value: .string(ConsentBuilder.csiSystem)),
+                                                  JSONMember(key: "value", value: .string(value))])
             return .object(JSONObject(members: [JSONMember(key: "identifier", value: .object(identifier))]))
         }
         var event = JSONObject()
@@ -206,8 +207,9 @@ public struct AuditEntry: Sendable, Hashable {
         event.append("outcome", String(outcome.rawValue))
         if let count {
             event.append("outcomeDesc", "\(count) requests refused")
-        } else if type == .sharedLinkAccess, let reason {
+        } else if let reason, type == .sharedLinkAccess || reason.hasPrefix("bulk-export ") {
             // A link request's outcome code (`wrong-passcode`, `refused-expired`, …): the sharer reads why it was refused.
+            // A Bulk Data export's counts by type (`bulk-export Observation=3 Patient=1`): the patient reads what was exported.
             event.append("outcomeDesc", reason)
         }
         var agents: [JSONValue] = []
@@ -218,10 +220,12 @@ public struct AuditEntry: Sendable, Hashable {
         if !policies.isEmpty { requestor.append("policy", strings: policies) }
         agents.append(.object(requestor))
         for other in otherAgents {
-            agents.append(.object(JSONObject(members: [JSONMember(key: "who", value: identifierReference(other)), JSONMember(key: "requestor", value: .bool(false))])))
+            agents.append(.object(JSONObject(members: [JSONMember(key: "who", value: identifierReference(other)),
+                                                       JSONMember(key: "requestor", value: .bool(false))])))
         }
         event.append("agent", .array(agents))
-        event.append("source", .object(JSONObject(members: [JSONMember(key: "observer", value: .object(JSONObject(members: [JSONMember(key: "display", value: .string(observer))])))])))
+        let display = JSONObject(members: [JSONMember(key: "display", value: .string(observer))])
+        event.append("source", .object(JSONObject(members: [JSONMember(key: "observer", value: .object(display))])))
         var entities: [JSONValue] = []
         if let patient {
             entities.append(.object(JSONObject(members: [JSONMember(key: "what", value: identifierReference(patient)),

@@ -1,3 +1,4 @@
+import ExactJSON
 import FhirBlocks
 import FhirBlocksStore
 import Logging
@@ -98,9 +99,23 @@ final class BulkExportRunner: Sendable {
         try await fhir.refreshLedger()
         let instant = service.now
         let ledger = service.ledger
-        let patients = Set(ledger.held(by: job.client, at: instant).filter { $0.scope != .auditor }.map(\.patient))
-            .sorted { $0.rawValue < $1.rawValue }
+        var granting = Set(ledger.held(by: job.client, at: instant).filter { $0.scope != .auditor }.map(\.patient))
+        if job.kind.hasPrefix("group/") {
+            // A Group's export: its members that still grant the client something.
+            guard let group = try await service.store.exportGroup(id: String(job.kind.dropFirst(6))), group.client == job.client else {
+                throw BulkExportRefusal("the Group is gone")
+            }
+            granting.formIntersection(group.members)
+        }
+        let patients = granting.sorted { $0.rawValue < $1.rawValue }
         var files = FileChunks(jobID: job.id)
+        // The kick-off's `_typeFilter` queries, read again from its stored URL (they were
+        // checked at kick-off); what lenient handling ignored is the manifest's `error` file.
+        let query = job.request.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+        guard let parameters = try? BulkExportParameters(query: query, lenient: true) else { throw BulkExportRefusal("the kick-off URL cannot be read") }
+        if !parameters.ignored.isEmpty {
+            _ = files.append(Self.ignoredOutcome(parameters.ignored), type: Self.errorFileType)
+        }
         for (position, patient) in patients.enumerated() {
             guard let access = patientAccess(job, patient: patient, ledger: ledger, at: instant) else { continue }
             var counts: [String: Int] = [:]
@@ -109,10 +124,12 @@ final class BulkExportRunner: Sendable {
                 let records = try await service.store.resources(patient: patient, after: after, limit: Self.batchSize)
                 for record in records {
                     after = (record.type, record.id)
-                    guard job.types.isEmpty || job.types.contains(record.type),
+                    guard record.type != Self.errorFileType, job.types.isEmpty || job.types.contains(record.type),
                           job.since.map({ !(record.lastUpdated < $0) }) ?? true,
                           FHIRController.isDelimitedObject(record.json), !record.json.contains(UInt8(ascii: "\n")),
-                          fhir.visible(stored: record.json, type: record.type, interaction: .read, grants: access.grants) else { continue }
+                          fhir.visible(stored: record.json, type: record.type, interaction: .read, grants: access.grants),
+                          parameters.typeFilters[record.type] == nil || (try? JSONParser.parse(record.json))
+                              .map({ parameters.passesTypeFilter($0, type: record.type) }) == true else { continue }
                     counts[record.type, default: 0] += 1
                     if let full = files.append(record.json, type: record.type) {
                         guard try await service.store.appendExportChunk(full, owner: owner, progress: Self.progress(position, patients.count),
@@ -135,6 +152,23 @@ final class BulkExportRunner: Sendable {
             guard try await service.store.appendExportChunk(chunk, owner: owner, progress: "writing files", leaseUntil: leaseEnd()) else { return .stopped }
         }
         return .completed
+    }
+
+    /// The type of the job's `error` file (OperationOutcomes), which no patient's resource is exported as.
+    static let errorFileType = "OperationOutcome"
+
+    /// One OperationOutcome line naming the kick-off parameters lenient handling ignored.
+    static func ignoredOutcome(_ ignored: [String]) -> [UInt8] {
+        var outcome = JSONObject()
+        outcome.append("resourceType", errorFileType)
+        outcome.append("issue", .array(ignored.map { name in
+            var issue = JSONObject()
+            issue.append("severity", "warning")
+            issue.append("code", "not-supported")
+            issue.append("diagnostics", "ignored (Prefer: handling=lenient): \(name)")
+            return .object(issue)
+        }))
+        return JSONWriter.serialize(.object(outcome))
     }
 
     /// `X-Progress`: how many of the patients are done.

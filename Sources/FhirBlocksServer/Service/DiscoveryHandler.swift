@@ -75,22 +75,34 @@ struct DiscoveryHandler: Sendable {
         var rest = JSONObject()
         rest.append("mode", "server")
         rest.append("security", .object(security))
-        rest.append("resource", .array(Self.advertisedResourceTypes.map { type -> JSONValue in
+        // Group: created (`POST /fhir/Group`) only to export it.
+        let group = JSONValue.object(JSONObject(members: [
+            JSONMember(key: "type", value: .string("Group")),
+            JSONMember(key: "interaction", value: .array([.object(JSONObject(members: [JSONMember(key: "code", value: .string("create"))]))])),
+            JSONMember(key: "operation", value: .array([Self.exportOperation("group-export")])),
+        ]))
+        rest.append("resource", .array([group] + Self.advertisedResourceTypes.map { type -> JSONValue in
             var resource = JSONObject(members: [JSONMember(key: "type", value: .string(type)),
                                                 JSONMember(key: "interaction", value: .array(["read", "search-type"].map {
                                                     .object(JSONObject(members: [JSONMember(key: "code", value: .string($0))]))
                                                 }))])
             if let searchParams = Self.advertisedSearchParams[type] { resource.append("searchParam", searchParams) }
-            if type == "Patient", issuesHealthCards { resource.append("operation", .array([FHIRController.healthCardsIssueOperation])) }
+            if type == "Patient" {
+                resource.append("operation", .array((issuesHealthCards ? [FHIRController.healthCardsIssueOperation] : [])
+                                                    + [Self.exportOperation("patient-export")]))
+            }
             return .object(resource)
         }))
         // The parameters of every resource type (`_id`, `_lastUpdated`, `_tag`…).
         rest.append("searchParam", Self.commonSearchParams)
+        // Bulk Data: the system-level export (the server's auditors only); Patient's is on its resource.
+        rest.append("operation", .array([Self.exportOperation("export")]))
         var statement = JSONObject()
         statement.append("resourceType", "CapabilityStatement")
         statement.append("status", "active")
         statement.append("date", clock.now().wireText)
         statement.append("kind", "instance")
+        statement.append("instantiates", strings: [Self.bulkDataCapabilityStatement])
         statement.append("software", .object(JSONObject(members: [JSONMember(key: "name", value: .string("OpenHealthKit FhirBlocks")),
                                                                   JSONMember(key: "version", value: .string(configuration.version))])))
         statement.append("implementation", .object(JSONObject(members: [JSONMember(key: "description", value: .string("FhirBlocks protected FHIR endpoint")),
@@ -99,6 +111,16 @@ struct DiscoveryHandler: Sendable {
         statement.append("format", strings: ["json"])
         statement.append("rest", .array([.object(rest)]))
         return .object(statement)
+    }
+
+    /// The Bulk Data Access IG's CapabilityStatement the server's instantiates.
+    static let bulkDataCapabilityStatement = "http://hl7.org/fhir/uv/bulkdata/CapabilityStatement/bulk-data"
+
+    /// A Bulk Data `export` operation entry: `definition` the IG's OperationDefinition `id`
+    /// (`export` at the system level, `patient-export` on Patient, `group-export` on Group).
+    static func exportOperation(_ id: String) -> JSONValue {
+        .object(JSONObject(members: [JSONMember(key: "name", value: .string("export")),
+                                     JSONMember(key: "definition", value: .string("http://hl7.org/fhir/uv/bulkdata/OperationDefinition/\(id)"))]))
     }
 
     /// The resource types the CapabilityStatement lists: the patient, the clinical types

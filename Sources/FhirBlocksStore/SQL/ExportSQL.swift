@@ -17,6 +17,34 @@ public enum ExportSQL {
         SQLColumn("data", .bytes),
     ], primaryKey: ["job_id", "type", "seq"])
 
+    /// Bulk Data export: the Groups clients create to export (`POST /fhir/Group`); `members` the
+    /// patients' csiGuids joined by commas.
+    public static let exportGroup = SQLTable("export_group", [
+        SQLColumn("id", .text, primaryKey: true), SQLColumn("client", .text), SQLColumn("members", .text), SQLColumn("created_at", .int64),
+    ])
+
+    /// The migration that creates the groups' table (`IF NOT EXISTS`).
+    static let groupMigration = TrustSchemaMigration("v11-export-group", [
+        .table(exportGroup, ifNotExists: Set(SQLDialect.allCases)),
+    ])
+
+    /// Inserts the group; a row back unless its id was taken.
+    public static func createGroup(_ group: StoredExportGroup) -> SQLStatement {
+        SQLStatement("INSERT INTO export_group (id, client, members, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id",
+                     [.text(group.id), .text(group.client.rawValue), .text(group.members.map(\.rawValue).joined(separator: ",")),
+                      .integer(group.createdAt.millisecondsSince1970)])
+    }
+
+    /// The group with this id: id, client, members, created_at.
+    public static func group(id: String) -> SQLStatement {
+        SQLStatement("SELECT id, client, members, created_at FROM export_group WHERE id = ?", [.text(id)])
+    }
+
+    /// The members of a stored `members` text (a value that is not a csiGuid is dropped).
+    public static func members(_ text: String) -> [CsiGuid] {
+        text.split(separator: ",").compactMap { CsiGuid(String($0)) }
+    }
+
     /// The migration that creates them (`IF NOT EXISTS`, as every migration after the first may
     /// run again on PostgreSQL).
     static let migration = TrustSchemaMigration("v10-bulk-export", [

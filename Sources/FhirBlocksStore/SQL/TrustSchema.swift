@@ -189,6 +189,8 @@ public enum TrustSchema {
         ]),
         // Bulk Data export (issue 38): jobs and their files' chunks (``ExportSQL``).
         ExportSQL.migration,
+        // Bulk Data export: the Groups clients create to export.
+        ExportSQL.groupMigration,
     ]
 
     /// The migrations `dialect` applies, in order.

@@ -127,12 +127,14 @@ import TestSupport
         // What the app may read by id with a token of that scope, patient by patient: what the export must hold.
         var readable: [String] = []
         var perPatient: [CsiGuid: [String]] = [:]
+        var readableOf: [CsiGuid: [String]] = [:]
         for wallet in wallets {
             guard let patientToken = try await token(app, patient: wallet, scope: kickoffScope)?.token else { continue }
             for record in change.resources.map(\.record) where record.patient == wallet.csi {
                 if await world.fhir("GET", "\(record.type)/\(record.id)", token: patientToken).status == 200 {
                     readable.append("\(record.type)/\(record.id)")
                     perPatient[wallet.csi, default: []].append(record.type)
+                    readableOf[wallet.csi, default: []].append("\(record.type)/\(record.id)")
                 }
             }
         }
@@ -143,9 +145,13 @@ import TestSupport
         // Kick-off refusals.
         #expect(try await Self.send(server, .GET, "/fhir/Patient/$export", token: nil, headers: Self.kickoffHeaders).status == 401)
         #expect(try await Self.send(server, .GET, "/fhir/Patient/$export", token: appToken, headers: [("Accept", "application/fhir+json")]).status == 400)
-        let unsupported = try await Self.send(server, .GET, "/fhir/Patient/$export?_typeFilter=Observation%3Fstatus%3Dfinal", token: appToken,
-                                              headers: Self.kickoffHeaders)
-        #expect(unsupported.status == 400)
+        // A _typeFilter the search cannot answer exactly: an unknown parameter, a bad value, a compartment, paging, no query.
+        for filter in ["Observation%3Fnope%3D1", "Observation%3Fdate%3Dsoon", "Observation%3Fpatient%3Dx", "Observation%3F_count%3D2",
+                       "Observation", "Nope1%3Fstatus%3Dfinal"] {
+            let unsupported = try await Self.send(server, .GET, "/fhir/Patient/$export?_typeFilter=\(filter)", token: appToken,
+                                                  headers: Self.kickoffHeaders)
+            #expect(unsupported.status == 400, "\(filter)")
+        }
         #expect(try await Self.send(server, .GET, "/fhir/Patient/$export?_outputFormat=text/csv", token: appToken, headers: Self.kickoffHeaders).status == 400)
         #expect(try await Self.send(server, .GET, "/fhir/Patient/$export?_type=Nope1", token: appToken, headers: Self.kickoffHeaders).status == 400)
         #expect(try await Self.send(server, .GET, "/fhir/$export", token: appToken, headers: Self.kickoffHeaders).status == 403)
@@ -162,8 +168,16 @@ import TestSupport
         #expect(manifest["requiresAccessToken"] == .bool(true))
         #expect(manifest["request"]?.stringValue?.hasSuffix("/fhir/Patient/$export?_outputFormat=application/fhir%2Bndjson&_typeFilter=x") == true)
         #expect(manifest["transactionTime"]?.stringValue == world.now.wireText)
-        #expect(manifest["error"] == .array([]))
         #expect(try await Self.download(server, manifest, token: appToken) == readable)
+        // What lenient handling ignored is the manifest's error file: one OperationOutcome naming it.
+        let errors = try #require(manifest["error"]?.arrayValue)
+        try #require(errors.count == 1)
+        #expect(errors[0]["type"] == .string("OperationOutcome") && errors[0]["count"] == .number("1"))
+        let errorFile = try await Self.send(server, .GET, try #require(errors[0]["url"]?.stringValue), token: appToken)
+        #expect(errorFile.status == 200 && Self.header(errorFile, "Content-Type") == "application/fhir+ndjson")
+        let outcome = try #require(try JSONParser.parse(Array(errorFile.body.dropLast())).objectValue)
+        #expect(outcome["resourceType"] == .string("OperationOutcome"))
+        #expect(outcome["issue"]?.arrayValue?.first?["diagnostics"]?.stringValue?.hasSuffix("_typeFilter=x") == true)
         // One audit entry per patient exported, with its counts.
         let entries = try await world.store.auditRecords(from: auditBefore, limit: 100).compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }
             .filter { $0.reason?.hasPrefix("bulk-export") == true }
@@ -173,6 +187,13 @@ import TestSupport
             #expect(entry.agent == app.csi.rawValue && entry.resources == Array(Set(types)).sorted())
             #expect(entry.reason?.contains("Observation=\(types.count { $0 == "Observation" })") == true)
         }
+        // The patient reads the counts in its AuditEvents (what `health wallet audit` prints).
+        let walletToken = try #require(world.json(try await world.clientCredentials(wallets[0], scope: "patient/*.cruds conf/V"))["access_token"]?
+            .stringValue)
+        let events = world.json(await world.fhir("GET", "AuditEvent?_count=1000", token: walletToken))["entry"]?.arrayValue ?? []
+        let descriptions = events.compactMap { $0["resource"]?["outcomeDesc"]?.stringValue }.filter { $0.hasPrefix("bulk-export ") }
+        let ownEntry = try #require(entries.first { $0.patient == wallets[0].csi.rawValue })
+        #expect(descriptions == [ownEntry.reason], "\(descriptions)")
         // Another client's token sees no such job; the files need the job's client.
         let otherToken = try #require(try await token(other, patient: wallets[2], scope: "patient/Observation.rs")).token
         #expect(try await Self.send(server, .GET, location, token: otherToken).status == 404)
@@ -193,13 +214,54 @@ import TestSupport
 
         // `_type` and `_since`.
         let since = world.now.adding(seconds: -60).wireText
-        let filtered = try await Self.send(server, .GET, "/fhir/Patient/$export?_type=Observation,Condition&_since=\(since)&_outputFormat=ndjson",
+        let filtered = try await Self.send(server, .GET, "/fhir/Patient/%24export?_type=Observation,Condition&_since=\(since)&_outputFormat=ndjson",
                                            token: appToken, headers: Self.kickoffHeaders)
         try #require(filtered.status == 202)
         let filteredManifest = try await Self.manifest(server, try #require(Self.header(filtered, "Content-Location")), token: appToken)
         let recent = change.resources.map(\.record).filter { !($0.lastUpdated < world.now.adding(seconds: -60)) && $0.type != "Patient" }
             .map { "\($0.type)/\($0.id)" }
         #expect(try await Self.download(server, filteredManifest, token: appToken) == readable.filter { recent.contains($0) && !$0.hasPrefix("Patient/") })
+
+        // `_typeFilter` (and `$` percent-encoded at the system level: 403 all the same): two queries on Observation
+        // (either may match), none on Condition or Patient.
+        #expect(try await Self.send(server, .GET, "/fhir/%24export", token: appToken, headers: Self.kickoffHeaders).status == 403)
+        let typeFiltered = try await Self.send(server, .GET, "/fhir/Patient/$export?_typeFilter=Observation%3F_security%3DN%2CObservation%3F_security%3DR",
+                                               token: appToken, headers: Self.kickoffHeaders)
+        try #require(typeFiltered.status == 202, "\(String(decoding: typeFiltered.body, as: UTF8.self))")
+        let typeFilteredManifest = try await Self.manifest(server, try #require(Self.header(typeFiltered, "Content-Location")), token: appToken)
+        let byLabel = readable.filter { !$0.hasPrefix("Observation/") || $0 == "Observation/o1" || $0 == "Observation/o2" }
+        #expect(byLabel.contains("Observation/o1") && byLabel.count < readable.count)
+        #expect(try await Self.download(server, typeFilteredManifest, token: appToken) == byLabel)
+        #expect(typeFilteredManifest["error"] == .array([]))
+
+        // Groups: the app makes one of w1 (granted) and exports it; a Group with w3 (granted `other` only) is refused;
+        // another client's Group is 403, an unknown one 404; a malformed Group 400.
+        func member(_ party: TestParty) -> String { #"{"entity":{"reference":"Patient/\#(party.csi.rawValue)"}}"# }
+        func postGroup(_ members: [TestParty], token: String) async throws -> (status: Int, headers: [(String, String)], body: [UInt8]) {
+            let body = #"{"resourceType":"Group","type":"person","actual":true,"member":[\#(members.map(member).joined(separator: ","))]}"#
+            return try await HTTPExchange.send(.POST, server.baseURL + "/fhir/Group", headers: [("Authorization", "Bearer \(token)"),
+                                                                                               ("Content-Type", "application/fhir+json")],
+                                               body: Array(body.utf8))
+        }
+        let created = try await postGroup([wallets[0]], token: appToken)
+        try #require(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+        let groupID = try #require(try JSONParser.parse(created.body)["id"]?.stringValue)
+        #expect(Self.header(created, "Location") == "\(TestWorld.base)/fhir/Group/\(groupID)")
+        #expect(try await postGroup([wallets[0], wallets[2]], token: appToken).status == 403)
+        #expect(try await HTTPExchange.send(.POST, server.baseURL + "/fhir/Group", headers: [("Authorization", "Bearer \(appToken)")],
+                                            body: Array(#"{"resourceType":"Group","member":[{"entity":{"reference":"Patient/x"}}]}"#.utf8)).status == 400)
+        #expect(try await HTTPExchange.send(.POST, server.baseURL + "/fhir/Group", headers: [], body: Array("{}".utf8)).status == 401)
+        let othersGroup = try await postGroup([wallets[2]], token: otherToken)
+        try #require(othersGroup.status == 201)
+        let othersID = try #require(try JSONParser.parse(othersGroup.body)["id"]?.stringValue)
+        #expect(try await Self.send(server, .GET, "/fhir/Group/\(othersID)/$export", token: appToken, headers: Self.kickoffHeaders).status == 403)
+        #expect(try await Self.send(server, .GET, "/fhir/Group/0123456789abcdef/$export", token: appToken, headers: Self.kickoffHeaders).status == 404)
+        let groupKickoff = try await Self.send(server, .GET, "/fhir/Group/\(groupID)/%24export", token: appToken, headers: Self.kickoffHeaders)
+        try #require(groupKickoff.status == 202, "\(String(decoding: groupKickoff.body, as: UTF8.self))")
+        let groupManifest = try await Self.manifest(server, try #require(Self.header(groupKickoff, "Content-Location")), token: appToken)
+        let w1Readable = (readableOf[wallets[0].csi] ?? []).sorted()
+        #expect(!w1Readable.isEmpty && w1Readable.count < readable.count)
+        #expect(try await Self.download(server, groupManifest, token: appToken) == w1Readable)
 
         // Cancel: the job and its files are gone.
         #expect(try await Self.send(server, .DELETE, location, token: appToken).status == 202)
@@ -232,6 +294,29 @@ import TestSupport
         #expect(try await world.store.exportOutputs(id: orphan.id).isEmpty)
     }
 
+    /// The CapabilityStatement declares the Bulk Data IG and the export operations the server answers
+    /// (system, Patient, Group), and the SMART configuration the backend-services grant it takes.
+    @Test func discoveryDeclaresTheExportOperations() async throws {
+        let world = try await TestWorld.make(.sqlite)
+        let metadata = world.json(await world.fhir("GET", "metadata", token: nil))
+        #expect(metadata["instantiates"] == .array([.string("http://hl7.org/fhir/uv/bulkdata/CapabilityStatement/bulk-data")]))
+        let rest = try #require(metadata["rest"]?.arrayValue?.first)
+        func exportDefinition(_ operations: JSONValue?) -> String? {
+            operations?.arrayValue?.first { $0["name"] == .string("export") }?["definition"]?.stringValue
+        }
+        let base = "http://hl7.org/fhir/uv/bulkdata/OperationDefinition/"
+        #expect(exportDefinition(rest["operation"]) == base + "export")
+        let resources = rest["resource"]?.arrayValue ?? []
+        #expect(exportDefinition(resources.first { $0["type"] == .string("Patient") }?["operation"]) == base + "patient-export")
+        let group = resources.first { $0["type"] == .string("Group") }
+        #expect(exportDefinition(group?["operation"]) == base + "group-export")
+        #expect(group?["interaction"] == .array([.object(JSONObject(members: [JSONMember(key: "code", value: .string("create"))]))]))
+        let configuration = world.json(world.service.smartConfiguration())
+        #expect(configuration["grant_types_supported"]?.arrayValue?.contains(.string("client_credentials")) == true)
+        #expect(configuration["token_endpoint_auth_methods_supported"]?.arrayValue?.contains(.string("private_key_jwt")) == true)
+        await world.close()
+    }
+
     /// The kick-off parameters, as a property: random queries of known and unknown parameters are
     /// read or refused (never a crash); lenient reading never refuses a supported query for an
     /// unsupported name, and names each ignored one.
@@ -239,7 +324,9 @@ import TestSupport
         var generator = SplitMix64(seed: 0xB0_1C_E7)
         let names = ["_type", "_since", "_outputFormat", "_typeFilter", "patient", "_elements", "x%", "%ZZ", "", "_type=", "&"]
         let values = ["Observation", "Observation,Patient", "observation", "*", "", "2026-01-01T00:00:00Z", "2026-13-01", "ndjson",
-                      "application/ndjson", "text/csv", "%2C", "Observation,,Patient", "%E2%82"]
+                      "application/ndjson", "text/csv", "%2C", "Observation,,Patient", "%E2%82", "Observation%3Fstatus%3Dfinal",
+                      "Observation%3Fstatus%3Dfinal%2CPatient%3Fgender%3D%25ZZ", "Observation%3Fdate%3Dge2026-01-01%26code%3Da%252Cb",
+                      "Observation%3F_sort%3Ddate", "Condition%3F", "%3Fstatus%3Dx", "Observation%3Fstatus%3Afoo%3Dx"]
         for _ in 0..<2_000 {
             let query = (0..<generator.int(0...4)).map { _ in
                 names[generator.below(names.count)] + "=" + values[generator.below(values.count)]
@@ -255,6 +342,8 @@ import TestSupport
         #expect((try? BulkExportParameters(query: "_type=Observation,Patient&_type=Observation", lenient: false))?.types == ["Observation", "Patient"])
         #expect((try? BulkExportParameters(query: "_since=2026-01-01T00:00:00Z", lenient: false))?.since
                 == Timestamp(wireText: "2026-01-01T00:00:00.000Z"))
-        #expect((try? BulkExportParameters(query: "_typeFilter=x", lenient: true))?.ignored == ["_typeFilter"])
+        #expect((try? BulkExportParameters(query: "_typeFilter=x", lenient: true))?.ignored == ["_typeFilter=x"])
+        let filters = try? BulkExportParameters(query: "_typeFilter=Observation%3Fstatus%3Dfinal%2CCondition%3Fcode%3Dhttp%3A%2F%2Fs%7C1", lenient: false)
+        #expect(filters?.typeFilters["Observation"]?.count == 1 && filters?.typeFilters["Condition"]?.count == 1)
     }
 }

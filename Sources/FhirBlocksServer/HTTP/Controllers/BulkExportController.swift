@@ -12,8 +12,12 @@ import NIOCore
 /// |---|---|---|
 /// | `/fhir/Patient/$export` | kick-off: the patients whose wallets granted the client | – |
 /// | `/fhir/$export` | kick-off, the server's auditors only (403 otherwise): the same patients | – |
+/// | `/fhir/Group/{id}/$export` | kick-off: the Group's patients that granted the client (404 unknown, 403 another client's Group) | – |
+/// | `/fhir/Group` (POST) | a Group of patients that granted the client, for its export (``createGroup(_:access:)``) | – |
 /// | `/bulk-export/{job}` | status: 202 with `X-Progress` and `Retry-After`, then 200 with the manifest | cancel: the job and its files deleted (202) |
 /// | `/bulk-export/{job}/{Type}.ndjson` | one file, `application/fhir+ndjson`, streamed chunk by chunk from the store | – |
+///
+/// `%24export` (the `$` percent-encoded) is answered as `$export`.
 ///
 /// A kick-off needs `Prefer: respond-async` (and an `Accept`, when sent, of FHIR JSON); it
 /// answers 202 with `Content-Location` (the status URL). Its parameters are
@@ -39,8 +43,20 @@ struct BulkExportController {
         let routes = RouteCollection(context: FhirBlocksRequestContext.self)
         let group = protected(routes)
         let controller = self
-        group.get("Patient/$export") { request, context in await controller.kickoff(request, context, kind: "patient") }
-        group.get("$export") { request, context in await controller.kickoff(request, context, kind: "system") }
+        // `$` percent-encoded (`%24export`) is the same operation.
+        for name in ["$export", "%24export"] {
+            group.get(RouterPath("Patient/" + name)) { request, context in await controller.kickoff(request, context, kind: "patient") }
+            group.get(RouterPath(name)) { request, context in await controller.kickoff(request, context, kind: "system") }
+            group.get(RouterPath("Group/{group}/" + name)) { request, context in
+                await controller.kickoff(request, context, kind: "group/" + (context.parameters.get("group") ?? ""))
+            }
+        }
+        group.post("Group") { request, context in
+            guard let access = context.access else { return FhirBlocksRouter.bridge(FHIRController.fhirUnauthenticated()) }
+            return try await FhirBlocksRouter.handle(request, context: context, limit: Self.maximumGroupBody) {
+                await controller.createGroup($0, access: access)
+            }
+        }
         return routes
     }
 
@@ -79,6 +95,16 @@ struct BulkExportController {
         if kind == "system", !service.configuration.auditors.contains(access.token.client) {
             return Self.outcome(403, "forbidden", "a system-level export is for the server's auditors only")
         }
+        if kind.hasPrefix("group/") {
+            let stored: StoredExportGroup?
+            do {
+                stored = try await service.store.exportGroup(id: String(kind.dropFirst(6)))
+            } catch {
+                return Self.outcome(500, "exception", "storage failure")
+            }
+            guard let stored else { return Self.outcome(404, "not-found", "unknown Group") }
+            guard stored.client == access.token.client else { return Self.outcome(403, "forbidden", "the Group was created by another client") }
+        }
         await runner.resumeClaimable()
         let instant = service.now
         let base = service.baseURL
@@ -97,6 +123,64 @@ struct BulkExportController {
         let diagnostics = parameters.ignored.isEmpty ? "the export was accepted"
             : "the export was accepted; ignored: " + parameters.ignored.joined(separator: ", ")
         return Self.outcome(202, "informational", diagnostics, severity: "information", headers: [("Content-Location", "\(base)/bulk-export/\(id)")])
+    }
+
+    // MARK: Groups
+
+    /// The largest Group body read.
+    static let maximumGroupBody = 256 << 10
+    /// The most members a Group may list.
+    static let maximumGroupMembers = 1_000
+
+    /// `POST /fhir/Group`: a Group (`member[].entity.reference` `Patient/{csiGuid}`, 1 to
+    /// ``maximumGroupMembers``) of patients whose wallets granted the caller's client something
+    /// (403 naming the first that did not; 400 for anything else malformed), stored for the
+    /// client's `Group/{id}/$export`; 201 with `Location` and the Group as stored.
+    func createGroup(_ request: ServiceRequest, access: TrustService.BearerAccess) async -> ServiceResponse {
+        guard let value = try? JSONParser.parse(request.body, maximumDepth: 16), let object = value.objectValue,
+              object["resourceType"] == .string("Group"), let members = object["member"]?.arrayValue,
+              (1...Self.maximumGroupMembers).contains(members.count) else {
+            return Self.serviceOutcome(400, "invalid", "a Group with 1 to \(Self.maximumGroupMembers) members is expected")
+        }
+        var patients: [CsiGuid] = []
+        for member in members {
+            guard let reference = member["entity"]?["reference"]?.stringValue, reference.hasPrefix("Patient/"),
+                  let patient = CsiGuid(String(reference.dropFirst(8))) else {
+                return Self.serviceOutcome(400, "invalid", "each member's entity must be a reference Patient/{id}")
+            }
+            if !patients.contains(patient) { patients.append(patient) }
+        }
+        do {
+            try await runner.fhir.refreshLedger()
+        } catch {
+            return Self.serviceOutcome(500, "exception", "storage failure")
+        }
+        let instant = service.now
+        let client = access.token.client
+        let ledger = service.ledger
+        if let refused = patients.first(where: { patient in ledger.held(by: client, patient: patient, at: instant).allSatisfy { $0.scope == .auditor } }) {
+            return Self.serviceOutcome(403, "forbidden", "Patient/\(refused.rawValue) granted this client nothing")
+        }
+        var generator = SystemRandomNumberGenerator()
+        let group = StoredExportGroup(id: (0..<2).map { _ in Self.hex(generator.next() as UInt64) }.joined(), client: client, members: patients,
+                                      createdAt: instant)
+        do {
+            try await service.store.createExportGroup(group)
+        } catch {
+            return Self.serviceOutcome(500, "exception", "the Group could not be stored")
+        }
+        var stored = JSONObject()
+        stored.append("resourceType", "Group")
+        stored.append("id", group.id)
+        stored.append("type", "person")
+        stored.append("actual", .bool(true))
+        stored.append("member", .array(patients.map { patient in
+            .object(JSONObject(members: [JSONMember(key: "entity", value: .object(JSONObject(members: [
+                JSONMember(key: "reference", value: .string("Patient/\(patient.rawValue)")),
+            ])))]))
+        }))
+        return .json(.object(stored), status: 201, contentType: FHIRController.fhirJSON,
+                     headers: [("Location", "\(service.baseURL)/fhir/Group/\(group.id)")])
     }
 
     // MARK: Status, cancel, files
@@ -145,14 +229,17 @@ struct BulkExportController {
             manifest.append("transactionTime", job.transactionTime.wireText)
             manifest.append("request", job.request)
             manifest.append("requiresAccessToken", .bool(true))
-            manifest.append("output", .array(outputs.sorted { $0.type < $1.type }.map { output in
+            func item(_ output: ExportOutput) -> JSONValue {
                 var item = JSONObject()
                 item.append("type", output.type)
                 item.append("url", "\(base)/bulk-export/\(job.id)/\(output.type).ndjson")
                 item.append("count", .number(String(output.count)))
                 return .object(item)
-            }))
-            manifest.append("error", .array([]))
+            }
+            let sorted = outputs.sorted { $0.type < $1.type }
+            // The OperationOutcome file (what lenient handling ignored) is the manifest's `error`.
+            manifest.append("output", .array(sorted.filter { $0.type != BulkExportRunner.errorFileType }.map(item)))
+            manifest.append("error", .array(sorted.filter { $0.type == BulkExportRunner.errorFileType }.map(item)))
             var fields = HTTPFields()
             Self.add(&fields, "Content-Type", "application/json")
             Self.add(&fields, "Expires", job.expiresAt.wireText)
@@ -222,6 +309,18 @@ struct BulkExportController {
         outcome.append("resourceType", "OperationOutcome")
         outcome.append("issue", .array([.object(issue)]))
         return FhirBlocksRouter.bridge(.json(.object(outcome), status: status, contentType: FHIRController.fhirJSON, headers: headers))
+    }
+
+    /// ``outcome(_:_:_:severity:headers:)`` as a service response.
+    static func serviceOutcome(_ status: Int, _ code: String, _ diagnostics: String) -> ServiceResponse {
+        var issue = JSONObject()
+        issue.append("severity", status >= 500 ? "fatal" : "error")
+        issue.append("code", code)
+        issue.append("diagnostics", diagnostics)
+        var outcome = JSONObject()
+        outcome.append("resourceType", "OperationOutcome")
+        outcome.append("issue", .array([.object(issue)]))
+        return .json(.object(outcome), status: status, contentType: FHIRController.fhirJSON)
     }
 
     static func hex(_ value: UInt64) -> String {
