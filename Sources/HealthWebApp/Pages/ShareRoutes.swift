@@ -17,7 +17,8 @@ extension HealthWebApp {
     func addShareRoutes(to router: Router<BasicRequestContext>) {
         router.get("/share") { request, _ in
             let query = request.uri.queryParameters
-            return try await pages.page(title: "Share", section: .share, content: shareIndex(csrf: csrf(request)),
+            let picking = ShareRecordPicks.request(pick: query["pick"].map(String.init), before: query["before"].map(String.init))
+            return try await pages.page(title: "Share", section: .share, content: shareIndex(csrf: csrf(request), picking: picking),
                                         notice: query["changed"].map(String.init), problem: query["problem"].map(String.init))
         }
         router.post("/share/create") { request, _ in
@@ -102,7 +103,8 @@ extension HealthWebApp {
         router.post("/share/import") { request, _ in
             let form = try await formFields(request)
             guard let opened = ShareOpenedLinks.shared.take(form["opened"] ?? "", store: store, session: csrf(request), now: clock()) else {
-                return try await shareProblem("This preview is no longer kept (a preview is imported once, within 30 minutes): open the link again; nothing was imported.",
+                return try await shareProblem("This preview is no longer kept (a preview is imported once, within 30 minutes): "
+                                                  + "open the link again; nothing was imported.",
                                               csrf: csrf(request))
             }
             let report: HealthRecordImportReport
@@ -119,7 +121,10 @@ extension HealthWebApp {
     }
 
     /// The Share page's content: the create form and my links (with a wallet), and the open form.
-    func shareIndex(csrf: String) async throws -> String {
+    /// The single-record picker lists the newest records of each category, a link to each one's
+    /// older records when it has more; with `picking`, the page of one category's records it names
+    /// (``ShareRecordPicks``, by keyset), so every record can be chosen.
+    func shareIndex(csrf: String, picking: (type: HKClinicalType, before: Date?)? = nil) async throws -> String {
         let text = try await sampleText()
         var categories: [ShareView.Category] = []
         for type in HKObjectType.allClinicalTypes {
@@ -127,15 +132,7 @@ extension HealthWebApp {
             if count > 0 { categories.append(.init(id: type.identifier, name: RecordsView.categoryName(type), count: count)) }
         }
         categories.sort { $0.name < $1.name }
-        var records: [ShareView.Pick] = []
-        for type in HKObjectType.allClinicalTypes.sorted(by: { RecordsView.categoryName($0) < RecordsView.categoryName($1) }) {
-            let found = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: type)],
-                                                          sortDescriptors: [SortDescriptor(\HKClinicalRecord.startDate, order: .reverse)])
-                .result(for: store)
-            records += found.prefix(ShareView.picksPerGroup).map {
-                ShareView.Pick(id: $0.uuid.uuidString, name: $0.displayName, detail: RecordsView.categoryName(type) + ", " + String(text.date($0.startDate).prefix(10)))
-            }
-        }
+        let picks = try await shareRecordPicks(picking, text: text)
         let storedCards = try await CardsView(store: store, pages: pages, text: text).cards()
         let cardCount = storedCards.count
         let cards = storedCards.prefix(ShareView.picksPerGroup).map {
@@ -150,8 +147,34 @@ extension HealthWebApp {
                 links = .failure(SharingWalletProblem("Your links could not be read: \(error.description)"))
             }
         }
-        return ShareView(text: text).index(connected: wallet != nil, categories: categories, records: records, cards: Array(cards),
+        return ShareView(text: text).index(connected: wallet != nil, categories: categories, records: picks, cards: Array(cards),
                                            cardCount: cardCount, links: links, csrf: csrf)
+    }
+
+    /// The single-record picker's records: the newest page of each category (with the address of
+    /// its older records when there are more), or the page `picking` names of one category (with
+    /// the addresses of the newest and the older records).
+    func shareRecordPicks(_ picking: (type: HKClinicalType, before: Date?)?, text: SampleText) async throws -> ShareView.RecordPicks {
+        func pick(_ record: HKClinicalRecord, _ type: HKClinicalType) -> ShareView.Pick {
+            ShareView.Pick(id: record.uuid.uuidString, name: record.displayName,
+                           detail: RecordsView.categoryName(type) + ", " + String(text.date(record.startDate).prefix(10)))
+        }
+        if let picking {
+            let page = try await ShareRecordPicks.read(picking.type, before: picking.before, from: store)
+            let paging = ShareView.RecordPaging(name: RecordsView.categoryName(picking.type),
+                                                newest: picking.before == nil ? nil : ShareRecordPicks.address(picking.type, before: nil),
+                                                older: page.next.map { ShareRecordPicks.address(picking.type, before: $0) })
+            return ShareView.RecordPicks(records: page.records.map { pick($0, picking.type) }, older: [], paging: paging)
+        }
+        var picks = ShareView.RecordPicks(records: [], older: [], paging: nil)
+        for type in HKObjectType.allClinicalTypes.sorted(by: { RecordsView.categoryName($0) < RecordsView.categoryName($1) }) {
+            let page = try await ShareRecordPicks.read(type, before: nil, from: store)
+            picks.records += page.records.map { pick($0, type) }
+            if let next = page.next {
+                picks.older.append(ShareView.OlderRecords(name: RecordsView.categoryName(type), address: ShareRecordPicks.address(type, before: next)))
+            }
+        }
+        return picks
     }
 
     /// The person's links through the wallet, when `health ui` has one.

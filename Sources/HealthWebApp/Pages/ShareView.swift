@@ -28,21 +28,52 @@ struct ShareView {
         let detail: String
     }
 
-    /// The most single records of one category, and single cards, the form lists (the newest).
+    /// The most single records of one category on one page of the picker, and single cards, the
+    /// form lists (the newest; a category's older records are paged, ``ShareRecordPicks``).
     static let picksPerGroup = 50
 
+    /// A category whose older records the picker links to.
+    struct OlderRecords {
+        let name: String
+        let address: String
+    }
+
+    /// The picker showing one category's page: its name and the addresses of its newest and
+    /// older pages (nil on the newest or the last page).
+    struct RecordPaging {
+        let name: String
+        let newest: String?
+        let older: String?
+    }
+
+    /// The single records the form offers: the picks, the categories with older records, and the
+    /// paging when one category's page is shown.
+    struct RecordPicks {
+        var records: [Pick]
+        var older: [OlderRecords]
+        var paging: RecordPaging?
+    }
+
     /// The page: the create form (with a wallet), my links (or why they could not be read), the open form.
-    func index(connected: Bool, categories: [Category], records: [Pick], cards: [Pick], cardCount: Int,
+    func index(connected: Bool, categories: [Category], records: RecordPicks, cards: [Pick], cardCount: Int,
                links: Result<[SharedLinkRecord], SharingWalletProblem>?, csrf: String) -> String {
         func picks(_ list: [Pick]) -> [[String: Any]] { list.map { ["id": $0.id, "name": $0.name, "detail": $0.detail] } }
         var context: [String: Any] = [
             "connected": connected, "csrf": csrf, "cardCount": cardCount,
             "categories": categories.map { ["id": $0.id, "name": $0.name, "count": $0.count] },
-            "records": picks(records), "hasRecords": !records.isEmpty, "cards": picks(cards), "hasCards": !cards.isEmpty,
+            "records": picks(records.records), "hasRecords": !records.records.isEmpty || records.paging != nil,
+            "olderRecords": records.older.map { ["name": $0.name, "address": $0.address] },
+            "cards": picks(cards), "hasCards": !cards.isEmpty,
             "attemptsDefault": ShareCreateForm.defaultAttempts, "attemptsMax": ShareCreateForm.maximumAttempts,
             "expiries": ShareCreateForm.expiries.map { ["value": $0.value, "label": $0.label, "selected": $0.value == "30d"] },
             "labelMax": ShareOptions.maximumLabelLength,
         ]
+        if let paging = records.paging {
+            var page: [String: Any] = ["name": paging.name]
+            if let newest = paging.newest { page["newest"] = newest }
+            if let older = paging.older { page["older"] = older }
+            context["paging"] = page
+        }
         switch links {
         case .success(let records):
             context["links"] = records.map(row)
@@ -59,7 +90,7 @@ struct ShareView {
     /// The created link: its QR code (inline SVG), the link and the viewer's address.
     func created(_ link: CreatedShareLink) -> String {
         Self.render("created", ["link": link.link, "viewerLink": link.viewerLink, "qr": Self.qrSVG(link.viewerLink) ?? "",
-                                "label": link.record.label ?? "", "expires": link.record.expires.map { text.date($0) } ?? "never",
+                                "label": link.record.label ?? "", "expires": expiry(link.record.expires, expired: false),
                                 "passcode": link.record.flags.contains("P")])
     }
 
@@ -88,9 +119,17 @@ struct ShareView {
         return Self.render("preview", [
             "label": opened.link.label ?? "", "files": files, "count": files.count, "allValid": opened.allValid, "csrf": csrf,
             "opened": token, "expires": opened.link.expiration.map {
-                text.date(Date(timeIntervalSince1970: Double($0)))
+                "The link " + expiry(Date(timeIntervalSince1970: Double($0)), expired: false) + "."
             } ?? "",
         ])
+    }
+
+    /// When a link stops opening, in words, with the date as every page writes dates
+    /// (`HealthFormatter`'s, in the person's time zone): "expires on 2026-12-29 10:42 UTC",
+    /// "expired on …" once `expired`, "does not expire" without a date.
+    func expiry(_ date: Date?, expired: Bool) -> String {
+        guard let date else { return "does not expire" }
+        return (expired ? "expired on " : "expires on ") + text.date(date)
     }
 
     private func row(_ record: SharedLinkRecord) -> [String: Any] {
@@ -99,7 +138,7 @@ struct ShareView {
         }
         return [
             "id": record.id, "label": record.label ?? "(no label)", "created": text.date(record.created),
-            "expires": record.expires.map { text.date($0) } ?? "never", "status": record.status, "active": record.status == "active",
+            "expires": expiry(record.expires, expired: record.status == "expired"), "status": record.status, "active": record.status == "active",
             "passcode": record.flags.contains("P") ? "yes" : "no", "files": record.fileCount, "accesses": accesses,
             "kind": Self.kindName(record.flags), "updatable": record.status == "active" && record.flags.contains("L"),
             "opened": accesses.isEmpty ? "no one yet" : "", "hasAccesses": !accesses.isEmpty,
@@ -163,23 +202,32 @@ struct ShareView {
         file of your wallet: the server keeps the encrypted files, and the key stays in the link.</p>
         {{/connected}}
         {{#connected}}
-        <p>The files are encrypted here; the server keeps only what it cannot read. Whoever has the link (and the passcode) can read them until it expires or you revoke it.</p>
+        <p>The files are encrypted here; the server keeps only what it cannot read. Whoever has the link (and the passcode) can read them until it \
+        expires or you revoke it.</p>
         <form method="post" action="/share/create" class="fields" aria-labelledby="share-heading">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <span></span><fieldset><legend>What to share</legend>
-        <p><label><input type="checkbox" name="summary" value="yes" checked> A patient summary: allergies, medications, problems, immunizations and results</label></p>
+        <p><label><input type="checkbox" name="summary" value="yes" checked> A patient summary: allergies, medications, problems, immunizations and \
+        results</label></p>
         {{#categories}}<p><label><input type="checkbox" name="type-{{id}}" value="yes"> All {{name}} ({{count}})</label></p>{{/categories}}
         <p><label><input type="checkbox" name="cards" value="yes"> All my health cards ({{cardCount}})</label></p>
-        {{#hasRecords}}<details class="picks"><summary>Or choose single records</summary>
+        {{#hasRecords}}<details class="picks" id="picks"{{#paging}} open{{/paging}}><summary>Or choose single records{{#paging}}: {{name}}{{/paging}}</summary>
         {{#records}}<p><label><input type="checkbox" name="record-{{id}}" value="yes"> {{name}} <span class="muted">({{detail}})</span></label></p>{{/records}}
+        {{#paging}}{{^records}}<p>No older {{name}} records.</p>{{/records}}{{/paging}}
+        {{#olderRecords}}<p><a href="{{address}}">Older {{name}} records →</a></p>{{/olderRecords}}
+        {{#paging}}<p>{{#newest}}<a href="{{newest}}">← Newest {{name}} records</a> {{/newest}}<a href="/share">All categories</a>\
+        {{#older}} <a href="{{older}}" rel="next">Older {{name}} records →</a>{{/older}}</p>{{/paging}}
         </details>{{/hasRecords}}
         {{#hasCards}}<details class="picks"><summary>Or choose single health cards</summary>
         {{#cards}}<p><label><input type="checkbox" name="card-{{id}}" value="yes"> {{name}} <span class="muted">({{detail}})</span></label></p>{{/cards}}
         </details>{{/hasCards}}
         </fieldset>
-        <label for="share-passcode">Passcode (optional; give it separately)</label><input id="share-passcode" name="passcode" autocomplete="off" maxlength="100">
-        <label for="share-attempts">Wrong passcodes allowed</label><input id="share-attempts" name="attempts" type="number" inputmode="numeric" min="1" max="{{attemptsMax}}" placeholder="{{attemptsDefault}}">
-        <label for="share-expiry">Expires</label><select id="share-expiry" name="expiry">{{#expiries}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/expiries}}</select>
+        <label for="share-passcode">Passcode (optional; give it separately)</label><input id="share-passcode" name="passcode" autocomplete="off" \
+        maxlength="100">
+        <label for="share-attempts">Wrong passcodes allowed</label><input id="share-attempts" name="attempts" type="number" inputmode="numeric" \
+        min="1" max="{{attemptsMax}}" placeholder="{{attemptsDefault}}">
+        <label for="share-expiry">Expires</label><select id="share-expiry" name="expiry">{{#expiries}}<option value="{{value}}"{{#selected}} \
+        selected{{/selected}}>{{label}}</option>{{/expiries}}</select>
         <label for="share-label">Label (the reader sees it)</label><input id="share-label" name="label" maxlength="{{labelMax}}">
         <span></span><fieldset><legend>How the link opens</legend>
         <p><label><input type="radio" name="kind" value="fixed" checked> Fixed: what you choose now</label></p>
@@ -193,12 +241,16 @@ struct ShareView {
         {{#linksRead}}{{^hasLinks}}<p>You have not shared a link yet.</p>{{/hasLinks}}{{/linksRead}}
         {{#hasLinks}}
         <div class="scroll"><table aria-labelledby="links-heading">
-        <thead><tr><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Passcode</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Opened by</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+        <thead><tr><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Expiry</th><th scope="col">Passcode</th><th \
+        scope="col">Kind</th><th scope="col">Status</th><th scope="col">Opened by</th><th scope="col"><span \
+        class="visually-hidden">Actions</span></th></tr></thead>
         <tbody>{{#links}}<tr><th scope="row">{{label}}</th><td>{{created}}</td><td>{{expires}}</td><td>{{passcode}}</td><td>{{kind}}</td><td>{{status}}</td>
         <td>{{opened}}{{#hasAccesses}}<ul class="accesses">{{#accesses}}<li>{{recipient}} {{outcome}}, {{at}}</li>{{/accesses}}</ul>{{/hasAccesses}}</td>
-        <td>{{#updatable}}<form method="post" action="/share/update" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}">
+        <td>{{#updatable}}<form method="post" action="/share/update" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input \
+        type="hidden" name="id" value="{{id}}">
         <button type="submit" aria-label="Update the link {{label}} with today's records">Update</button></form>{{/updatable}}
-        {{#active}}<form method="post" action="/share/revoke" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}">
+        {{#active}}<form method="post" action="/share/revoke" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" \
+        name="id" value="{{id}}">
         <button type="submit" class="delete" aria-label="Revoke the link {{label}}">Revoke</button></form>{{/active}}</td></tr>{{/links}}</tbody>
         </table></div>
         {{/hasLinks}}
@@ -209,7 +261,8 @@ struct ShareView {
     static let created = """
         <section class="card" aria-labelledby="created-heading">
         <h2 id="created-heading">Your link{{#label}}: “{{label}}”{{/label}}</h2>
-        <p>Show this QR code to the person you share with, or send them the link. It expires {{expires}}.{{#passcode}} Give them the passcode separately.{{/passcode}}</p>
+        <p>Show this QR code to the person you share with, or send them the link. It {{expires}}.{{#passcode}} Give them the passcode \
+        separately.{{/passcode}}</p>
         <figure class="qr-code">{{{qr}}}<figcaption>Scanned with a phone's camera, it opens the records in the browser.</figcaption></figure>
         <p><label for="created-viewer">Link to open in a browser</label></p>
         <p><textarea id="created-viewer" readonly rows="3">{{viewerLink}}</textarea></p>
@@ -222,13 +275,15 @@ struct ShareView {
     static let open = """
         <section class="card" aria-labelledby="open-heading">
         <h2 id="open-heading">Open a shared link</h2>
-        <p>Paste a link someone shared with you (<code>shlink:/…</code>, or an address ending in <code>#shlink:/…</code>), or upload a photo of its QR code.</p>
+        <p>Paste a link someone shared with you (<code>shlink:/…</code>, or an address ending in <code>#shlink:/…</code>), \
+        or upload a photo of its QR code.</p>
         <form method="post" action="/share/open" enctype="multipart/form-data" class="fields" aria-labelledby="open-heading">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="open-link">Link</label><textarea id="open-link" name="link" rows="3"></textarea>
         <label for="open-image">Or its QR code (PNG or JPEG)</label><input id="open-image" name="image" type="file" accept="image/png,image/jpeg">
         <label for="open-passcode">Passcode (if it has one)</label><input id="open-passcode" name="passcode" autocomplete="off">
-        <label for="open-recipient">Your name (the person who shared it sees it)</label><input id="open-recipient" name="recipient" required maxlength="200" autocomplete="name">
+        <label for="open-recipient">Your name (the person who shared it sees it)</label><input id="open-recipient" name="recipient" required \
+        maxlength="200" autocomplete="name">
         <span></span><button type="submit">Preview</button>
         </form>
         </section>
@@ -237,11 +292,12 @@ struct ShareView {
     static let preview = """
         <section class="card" aria-labelledby="preview-heading">
         <h2 id="preview-heading">{{#label}}“{{label}}”{{/label}}{{^label}}Shared link{{/label}}: {{count}} file(s)</h2>
-        {{#expires}}<p>The link expires {{expires}}.</p>{{/expires}}
+        {{#expires}}<p>{{expires}}</p>{{/expires}}
         <ul class="files">{{#files}}<li><strong>File {{number}}: {{type}}</strong>
         {{#problem}}<p class="problem">{{problem}}</p>{{/problem}}
         {{#resources}}<p>{{#bundleType}}A {{bundleType}} with {{/bundleType}}{{resources}}</p>{{/resources}}
-        {{#cards}}<p class="{{#valid}}verified{{/valid}}{{^valid}}problem{{/valid}}">{{verdict}}: issued by {{issuer}}{{#reasons}} ({{reasons}}){{/reasons}}</p>{{/cards}}
+        {{#cards}}<p class="{{#valid}}verified{{/valid}}{{^valid}}problem{{/valid}}">{{verdict}}: issued by {{issuer}}{{#reasons}} \
+        ({{reasons}}){{/reasons}}</p>{{/cards}}
         </li>{{/files}}</ul>
         {{^allValid}}<p class="problem" role="alert">Some of these files do not verify: they are not stored; the others are.</p>{{/allValid}}
         <form method="post" action="/share/import" class="fields">
