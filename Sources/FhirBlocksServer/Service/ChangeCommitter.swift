@@ -9,7 +9,8 @@ import NIOCore
 /// audit-only changes, the checkpoints it signs and the tally of unverified callers'
 /// refusals). One per server, given to every area's endpoints.
 final class ChangeCommitter: Sendable {
-    let store: any TrustStore
+    /// Where changes are committed (the ledger's writes: ``FhirBlocksStore/LedgerStore/commit(_:)``).
+    let store: any LedgerStore
     /// The ledger and token cache a committed change updates.
     let trustLedger: TrustLedger
     /// The audit log's leaves, checkpoints, group commit and refusal tally.
@@ -20,7 +21,7 @@ final class ChangeCommitter: Sendable {
     let logger: Logger
     let metrics: ServerMetrics
 
-    init(store: any TrustStore, trustLedger: TrustLedger, auditLog: AuditLog, publicBaseURL: PublicBaseURL, clock: TrustClock, logger: Logger,
+    init(store: any LedgerStore, trustLedger: TrustLedger, auditLog: AuditLog, publicBaseURL: PublicBaseURL, clock: TrustClock, logger: Logger,
          metrics: ServerMetrics) {
         self.store = store
         self.trustLedger = trustLedger

@@ -16,8 +16,11 @@ import SmartHealthLinks
 /// or several sharing the database. Every inactive link (unknown, expired, revoked, locked)
 /// answers the same 404. Every request for a known link is kept in its access log and is an
 /// audit entry about the wallet (`shared-link-access`: the recipient as agent).
-final class SharedLinkHost: Sendable {
-    let service: TrustService
+final class SharedLinkHost: TrustEndpoints {
+    /// The hosted links, their files, accesses and locations.
+    let linkStore: any LinkStore
+    let trustLedger: TrustLedger
+    let committer: ChangeCommitter
 
     /// The longest recipient name read (characters).
     static let maximumRecipientLength = 200
@@ -50,8 +53,11 @@ final class SharedLinkHost: Sendable {
     /// Who polled each long-term link lately, for the polling limit (bounded, per link).
     let polls: SharedLinkPollLimiter
 
-    init(service: TrustService, polls: SharedLinkPollLimiter = SharedLinkPollLimiter(intervalSeconds: SharedLinkHost.pollInterval)) {
-        self.service = service
+    init(linkStore: any LinkStore, trustLedger: TrustLedger, committer: ChangeCommitter,
+         polls: SharedLinkPollLimiter = SharedLinkPollLimiter(intervalSeconds: SharedLinkHost.pollInterval)) {
+        self.linkStore = linkStore
+        self.trustLedger = trustLedger
+        self.committer = committer
         self.polls = polls
     }
 
@@ -91,7 +97,7 @@ final class SharedLinkHost: Sendable {
 
     /// The refusal to host links at all with this server's public URL, nil when links fit.
     func hostingRefusal() -> HostingRefusal? {
-        let length = service.baseURL.count + Self.manifestURLSuffixLength
+        let length = self.baseURL.count + Self.manifestURLSuffixLength
         return length > Self.maximumManifestURLLength ? .publicURLTooLong(manifestURLLength: length) : nil
     }
 
@@ -150,10 +156,10 @@ final class SharedLinkHost: Sendable {
         case .failure(let problem): return Self.badRequest(problem.reason)
         }
         guard Self.isLinkID(id) else { return Self.notActive() }
-        let now = service.now
+        let now = self.now
         let link: StoredSharedLink
         do {
-            guard let found = try await service.store.sharedLink(id: id) else { return Self.notActive() }
+            guard let found = try await self.linkStore.sharedLink(id: id) else { return Self.notActive() }
             link = found
         } catch {
             return .error(.storageFailure("the link could not be read"))
@@ -185,7 +191,7 @@ final class SharedLinkHost: Sendable {
         }
         let files: [StoredSharedLinkFile]
         do {
-            files = try await service.store.sharedLinkFiles(id: id)
+            files = try await self.linkStore.sharedLinkFiles(id: id)
         } catch {
             return .error(.storageFailure("the link's files could not be read"))
         }
@@ -201,7 +207,7 @@ final class SharedLinkHost: Sendable {
             } else {
                 let token = SHLink.newManifestID()
                 locations.append(SharedLinkLocation(token: token, linkID: id, position: position, expiresAt: now.adding(seconds: Self.locationLifetime)))
-                entry.append("location", service.baseURL + "/shl/file/" + token)
+                entry.append("location", self.baseURL + "/shl/file/" + token)
             }
             entry.append("lastUpdated", lastUpdated)
             if flags.contains(.longTerm) { entry.append("status", "can-change") }
@@ -209,7 +215,7 @@ final class SharedLinkHost: Sendable {
         }
         if !locations.isEmpty {
             do {
-                try await service.store.addSharedLinkLocations(locations, now: now)
+                try await self.linkStore.addSharedLinkLocations(locations, now: now)
             } catch {
                 return .error(.storageFailure("the file locations could not be stored"))
             }
@@ -235,13 +241,13 @@ final class SharedLinkHost: Sendable {
         }
         guard !Self.hasControlCharacters(recipient) else { return Self.badRequest(Self.controlCharactersReason) }
         guard Self.isLinkID(id) else { return Self.notActive() }
-        let now = service.now
+        let now = self.now
         do {
-            guard let link = try await service.store.sharedLink(id: id), SHLinkFlags(letters: link.flags).contains(.direct) else {
+            guard let link = try await self.linkStore.sharedLink(id: id), SHLinkFlags(letters: link.flags).contains(.direct) else {
                 return Self.notActive()
             }
             if let refused = refusal(link, now: now) { return await refuse(link, recipient: recipient, outcome: refused, now: now) }
-            guard let file = try await service.store.sharedLinkFile(id: id, position: 0) else { return Self.notActive() }
+            guard let file = try await self.linkStore.sharedLinkFile(id: id, position: 0) else { return Self.notActive() }
             guard await log(link, recipient: recipient, outcome: "opened", now: now) else {
                 return .error(.storageFailure("the access could not be recorded"))
             }
@@ -255,11 +261,11 @@ final class SharedLinkHost: Sendable {
     /// and while its link is active.
     func location(token: String) async -> ServiceResponse {
         guard Self.isLinkID(token) else { return Self.notActive() }
-        let now = service.now
+        let now = self.now
         do {
-            guard let location = try await service.store.sharedLinkLocation(token: token), location.expiresAt > now,
-                  let link = try await service.store.sharedLink(id: location.linkID), refusal(link, now: now) == nil,
-                  let file = try await service.store.sharedLinkFile(id: location.linkID, position: location.position) else {
+            guard let location = try await self.linkStore.sharedLinkLocation(token: token), location.expiresAt > now,
+                  let link = try await self.linkStore.sharedLink(id: location.linkID), refusal(link, now: now) == nil,
+                  let file = try await self.linkStore.sharedLinkFile(id: location.linkID, position: location.position) else {
                 return Self.notActive()
             }
             return ServiceResponse(status: 200, contentType: "application/jose", headers: Self.publicHeaders, body: Array(file.jwe.utf8))
@@ -319,7 +325,7 @@ final class SharedLinkHost: Sendable {
         }
         let left: Int
         do {
-            guard let reserved = try await service.store.reserveSharedLinkAttempt(id: link.id) else {
+            guard let reserved = try await self.linkStore.reserveSharedLinkAttempt(id: link.id) else {
                 return await refuse(link, recipient: recipient, outcome: "refused-locked", now: now)
             }
             left = reserved
@@ -328,7 +334,7 @@ final class SharedLinkHost: Sendable {
         }
         if await SharedLinkPasscode.matches(passcode, stored: stored) {
             do {
-                try await service.store.returnSharedLinkAttempt(id: link.id)
+                try await self.linkStore.returnSharedLinkAttempt(id: link.id)
             } catch {
                 return .error(.storageFailure("the link could not be updated"))
             }
@@ -354,7 +360,7 @@ final class SharedLinkHost: Sendable {
         change.auditEntries = [PendingAuditEntry(entry: Self.auditEntry(access, owner: link.owner))]
         change.sharedLinkAccesses = [access]
         do {
-            _ = try await service.commit(change)
+            _ = try await self.commit(change)
             return true
         } catch {
             return false
@@ -373,11 +379,11 @@ final class SharedLinkHost: Sendable {
     /// The wallet a bearer header authenticates: its own token over its own data.
     private func authenticatedOwner(_ request: ServiceRequest) async -> Result<CsiGuid, SMOACError> {
         guard request.headers["authorization"] != nil else { return .failure(.invalidClient("a wallet's bearer token is required")) }
-        guard let access = await service.bearer(authorization: request.headers["authorization"]) else {
+        guard let access = await self.trustLedger.bearer(authorization: request.headers["authorization"]) else {
             return .failure(.invalidClient("the bearer token is not active"))
         }
         let client = access.token.client
-        guard client == access.token.patient, service.ledger.wallets.contains(client) else {
+        guard client == access.token.patient, self.ledger.wallets.contains(client) else {
             return .failure(.accessDenied("only a wallet, with a token over its own data, manages its links"))
         }
         return .success(client)
@@ -392,7 +398,7 @@ final class SharedLinkHost: Sendable {
         case .failure(let error): return .error(error)
         }
         if let refusal = hostingRefusal() { return refusal.response }
-        let now = service.now
+        let now = self.now
         let body: JSONObjectFields
         let files: [StoredSharedLinkFile]
         do {
@@ -442,7 +448,7 @@ final class SharedLinkHost: Sendable {
                                     createdAt: now, updatedAt: now, passcodeHash: hash,
                                     attemptsLeft: passcode == nil ? nil : Int(attempts ?? Int64(Self.defaultAttempts)), fileCount: files.count)
         do {
-            try await service.store.createSharedLink(link, files: files)
+            try await self.linkStore.createSharedLink(link, files: files)
         } catch {
             return .error(.storageFailure("the link could not be stored"))
         }
@@ -463,14 +469,14 @@ final class SharedLinkHost: Sendable {
             guard let position = Self.position(cursor: cursor) else { return .error(.malformedRequest("cursor is not a cursor this server wrote")) }
             after = position
         }
-        let now = service.now
+        let now = self.now
         do {
-            var links = try await service.store.sharedLinks(owner: owner, limit: Self.maximumListed + 1, after: after)
+            var links = try await self.linkStore.sharedLinks(owner: owner, limit: Self.maximumListed + 1, after: after)
             let more = links.count > Self.maximumListed
             if more { links.removeLast(links.count - Self.maximumListed) }
             var records: [JSONValue] = []
             for link in links {
-                records.append(record(link, accesses: try await service.store.sharedLinkAccesses(id: link.id, limit: Self.accessesListed), now: now))
+                records.append(record(link, accesses: try await self.linkStore.sharedLinkAccesses(id: link.id, limit: Self.accessesListed), now: now))
             }
             var page = JSONObject(members: [JSONMember(key: "links", value: .array(records))])
             if more, let last = links.last { page.append("next", Self.cursor(SharedLinkListPosition(after: last))) }
@@ -506,19 +512,19 @@ final class SharedLinkHost: Sendable {
         } catch {
             return .error(error)
         }
-        let now = service.now
+        let now = self.now
         do {
-            guard Self.isLinkID(id), let link = try await service.store.sharedLink(id: id), link.owner == owner, link.revokedAt == nil else {
+            guard Self.isLinkID(id), let link = try await self.linkStore.sharedLink(id: id), link.owner == owner, link.revokedAt == nil else {
                 return .error(.unknownTarget("this wallet has no active link with this id"))
             }
             if SHLinkFlags(letters: link.flags).contains(.direct) && files.count != 1 {
                 return .error(.malformedRequest("a direct link (U) has exactly one file"))
             }
-            guard try await service.store.replaceSharedLinkFiles(id: id, owner: owner, files: files, at: now),
-                  let updated = try await service.store.sharedLink(id: id) else {
+            guard try await self.linkStore.replaceSharedLinkFiles(id: id, owner: owner, files: files, at: now),
+                  let updated = try await self.linkStore.sharedLink(id: id) else {
                 return .error(.unknownTarget("this wallet has no active link with this id"))
             }
-            return .json(record(updated, accesses: try await service.store.sharedLinkAccesses(id: id, limit: Self.accessesListed), now: now),
+            return .json(record(updated, accesses: try await self.linkStore.sharedLinkAccesses(id: id, limit: Self.accessesListed), now: now),
                          headers: [("Cache-Control", "no-store")])
         } catch {
             return .error(.storageFailure("the link could not be updated"))
@@ -533,7 +539,7 @@ final class SharedLinkHost: Sendable {
         case .failure(let error): return .error(error)
         }
         do {
-            guard Self.isLinkID(id), try await service.store.revokeSharedLink(id: id, owner: owner, at: service.now) else {
+            guard Self.isLinkID(id), try await self.linkStore.revokeSharedLink(id: id, owner: owner, at: self.now) else {
                 return .error(.unknownTarget("this wallet has no link with this id"))
             }
             return ServiceResponse(status: 204, contentType: "text/plain", headers: [("Cache-Control", "no-store")], body: [])
@@ -550,7 +556,7 @@ final class SharedLinkHost: Sendable {
             else if link.attemptsLeft == 0 { "locked" } else { "active" }
         var object = JSONObject()
         object.append("id", link.id)
-        object.append("manifestURL", service.baseURL + "/shl/" + link.id)
+        object.append("manifestURL", self.baseURL + "/shl/" + link.id)
         object.append("flags", link.flags)
         if let label = link.label { object.append("label", label) }
         if let expires = link.expiresAt { object.append("expires", .number(String(expires.secondsSince1970))) }

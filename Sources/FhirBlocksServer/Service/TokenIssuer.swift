@@ -6,6 +6,8 @@ import FhirBlocksStore
 /// verified against their issuer's registered key, and codes redeemed into stored, audited
 /// access tokens.
 struct TokenIssuer: RateLimitedEndpoints {
+    /// The replay cache an assertion's `jti` is claimed in.
+    let store: any NonceStore
     let trustLedger: TrustLedger
     let committer: ChangeCommitter
     let rateLimits: RateLimits
@@ -56,7 +58,8 @@ struct TokenIssuer: RateLimitedEndpoints {
 
     /// Redeems a code (taken from the store, or minted on the spot for client credentials),
     /// stores the token and audits it.
-    func mintToken(code: AuthorizationCode?, presentedCode: String, assertion: VerifiedAssertion, quirks: [CompatQuirk], body: [UInt8]) async throws(SMOACError) -> AccessToken {
+    func mintToken(code: AuthorizationCode?, presentedCode: String, assertion: VerifiedAssertion, quirks: [CompatQuirk],
+                   body: [UInt8]) async throws(SMOACError) -> AccessToken {
         let instant = now
         let token: AccessToken
         do {

@@ -4,15 +4,14 @@ import Logging
 
 /// What an area's endpoints are given (``AuditEndpoints``, ``SMOACEndpoints``,
 /// ``SmartEndpoints``, ``FHIREndpoints``): the ledger and token cache (``TrustLedger``) and the
-/// committer with the audit log (``ChangeCommitter``), and through them the store, the
-/// configuration and the clock. The conveniences every handler uses are spelled once here.
+/// committer with the audit log (``ChangeCommitter``), and through them the configuration and
+/// the clock; each conformer holds the part of the store it reads itself. The conveniences
+/// every handler uses are spelled once here.
 protocol TrustEndpoints: Sendable {
     /// The ledger and token cache.
     var trustLedger: TrustLedger { get }
     /// The committer of changes and the audit log.
     var committer: ChangeCommitter { get }
-    /// The store (the ledger's).
-    var store: any TrustStore { get }
     /// The configuration (the ledger's).
     var configuration: ServerConfiguration { get }
     /// The logger (the ledger's).
@@ -28,7 +27,6 @@ protocol TrustEndpoints: Sendable {
 }
 
 extension TrustEndpoints {
-    var store: any TrustStore { trustLedger.store }
     var configuration: ServerConfiguration { trustLedger.configuration }
     var logger: Logger { trustLedger.logger }
     var metrics: ServerMetrics { trustLedger.metrics }

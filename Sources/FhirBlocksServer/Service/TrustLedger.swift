@@ -8,7 +8,7 @@ import Logging
 /// ``BearerAuthenticationMiddleware``.
 final class TrustLedger: Sendable {
     /// The store the ledger is read from.
-    let store: any TrustStore
+    let store: any LedgerStore & TokenStore
     /// The configuration (protocol mode, auditors).
     let configuration: ServerConfiguration
     let clock: TrustClock
@@ -17,7 +17,7 @@ final class TrustLedger: Sendable {
     /// What was last read, with its version.
     let cache = LedgerCache()
 
-    init(store: any TrustStore, configuration: ServerConfiguration, clock: TrustClock, logger: Logger, metrics: ServerMetrics) {
+    init(store: any LedgerStore & TokenStore, configuration: ServerConfiguration, clock: TrustClock, logger: Logger, metrics: ServerMetrics) {
         self.store = store
         self.configuration = configuration
         self.clock = clock

@@ -39,7 +39,7 @@ import TestSupport
         try await withTeardown({ await world.close() }) {
             let service = world.service
             let index = try await service.appendAuditEntry(AuditEntry(type: .registration, recorded: world.now, agent: "area-test"))
-            let audit = AuditController(trustLedger: service.trustLedger, committer: service.committer, auditKey: service.auditKey)
+            let audit = AuditController(store: service.store, trustLedger: service.trustLedger, committer: service.committer, auditKey: service.auditKey)
             try await Self.exchange({ router in
                 router.addRoutes(audit.routes, atPath: "audit")
                 router.addRoutes(audit.validateRoutes)
@@ -71,9 +71,9 @@ import TestSupport
         let world = try await TestWorld.make(backend)
         try await withTeardown({ await world.close() }) {
             let service = world.service
-            let smoac = SMOACController(trustLedger: service.trustLedger, committer: service.committer, rateLimits: service.rateLimits)
-            let smart = SmartAuthorizationController(trustLedger: service.trustLedger, committer: service.committer, rateLimits: service.rateLimits,
-                                                     discovery: service.discovery)
+            let smoac = SMOACController(store: service.store, trustLedger: service.trustLedger, committer: service.committer, rateLimits: service.rateLimits)
+            let smart = SmartAuthorizationController(store: service.store, trustLedger: service.trustLedger, committer: service.committer,
+                                                     rateLimits: service.rateLimits, discovery: service.discovery)
             try await Self.exchange({ router in
                 router.addRoutes(smoac.routes, atPath: "smoac")
                 smart.addRoutes(to: router)
@@ -102,8 +102,8 @@ import TestSupport
         let world = try await TestWorld.make(backend)
         try await withTeardown({ await world.close() }) {
             let service = world.service
-            let fhir = FHIRController(trustLedger: service.trustLedger, committer: service.committer, cardIssuerKey: service.cardIssuerKey,
-                                      discovery: service.discovery)
+            let fhir = FHIRController(store: service.store, trustLedger: service.trustLedger, committer: service.committer,
+                                      cardIssuerKey: service.cardIssuerKey, discovery: service.discovery)
             try await Self.exchange({ router in router.addRoutes(fhir.routes, atPath: "fhir") }) { client in
                 #expect(try await Self.send(client, .get, "/fhir/metadata").json["resourceType"] == .string("CapabilityStatement"))
                 for (method, path) in [(HTTPRequest.Method.get, "/fhir/Observation"), (.post, "/fhir/Observation"), (.get, "/fhir/Patient/p1"),

@@ -12,12 +12,15 @@ import Hummingbird
 /// patient it concerns, the agent that acted, auditors). Given the ledger (who a token stands
 /// for), the committer with the audit log (leaves, checkpoints) and the log's signing key.
 struct AuditController: TrustEndpoints {
+    /// The store the handlers read (resources, tokens, the audit log, replay caches).
+    let store: any TrustStore
     let trustLedger: TrustLedger
     let committer: ChangeCommitter
     /// The audit log's signing key (its public half is published at `GET /audit/key`).
     let auditKey: CsiSigningKey
 
-    init(trustLedger: TrustLedger, committer: ChangeCommitter, auditKey: CsiSigningKey) {
+    init(store: any TrustStore, trustLedger: TrustLedger, committer: ChangeCommitter, auditKey: CsiSigningKey) {
+        self.store = store
         self.trustLedger = trustLedger
         self.committer = committer
         self.auditKey = auditKey
@@ -25,7 +28,7 @@ struct AuditController: TrustEndpoints {
 
     /// The controller over `service`'s components.
     init(service: TrustService) {
-        self.init(trustLedger: service.trustLedger, committer: service.committer, auditKey: service.auditKey)
+        self.init(store: service.store, trustLedger: service.trustLedger, committer: service.committer, auditKey: service.auditKey)
     }
 
     /// The log's routes, to add at `/audit`.

@@ -1,3 +1,4 @@
+import FhirBlocksStore
 import HTTPTypes
 import Hummingbird
 import SmartHealthCards
@@ -22,6 +23,8 @@ import SmartHealthCards
 /// first: 413 beyond ``ServerConfiguration/maximumBodySize``). The read by id is behind the
 /// middleware's `unconfirmed` policy: it confirms the token in the same store read as the resource.
 struct FHIRController: TrustEndpoints {
+    /// The store the handlers read (resources, tokens, the audit log, replay caches).
+    let store: any TrustStore
     let trustLedger: TrustLedger
     let committer: ChangeCommitter
     /// The SMART Health Cards issuer key of `$health-cards-issue` (nil: the server issues no cards).
@@ -29,7 +32,8 @@ struct FHIRController: TrustEndpoints {
     /// The discovery documents (the CapabilityStatement at `metadata`).
     let discovery: DiscoveryHandler
 
-    init(trustLedger: TrustLedger, committer: ChangeCommitter, cardIssuerKey: SHCIssuerKey?, discovery: DiscoveryHandler) {
+    init(store: any TrustStore, trustLedger: TrustLedger, committer: ChangeCommitter, cardIssuerKey: SHCIssuerKey?, discovery: DiscoveryHandler) {
+        self.store = store
         self.trustLedger = trustLedger
         self.committer = committer
         self.cardIssuerKey = cardIssuerKey
@@ -38,7 +42,8 @@ struct FHIRController: TrustEndpoints {
 
     /// The controller over `service`'s components.
     init(service: TrustService) {
-        self.init(trustLedger: service.trustLedger, committer: service.committer, cardIssuerKey: service.cardIssuerKey, discovery: service.discovery)
+        self.init(store: service.store, trustLedger: service.trustLedger, committer: service.committer, cardIssuerKey: service.cardIssuerKey,
+                  discovery: service.discovery)
     }
 
     /// What answers one route: the controller, the collected request, the access its token

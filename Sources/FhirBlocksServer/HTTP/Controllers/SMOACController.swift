@@ -12,11 +12,14 @@ import Hummingbird
 /// others call the endpoint's handler (``handler(_:)``). Given the ledger and token cache, the
 /// committer with the audit log, and the rate limits.
 struct SMOACController: RateLimitedEndpoints {
+    /// The store the handlers read (resources, tokens, the audit log, replay caches).
+    let store: any TrustStore
     let trustLedger: TrustLedger
     let committer: ChangeCommitter
     let rateLimits: RateLimits
 
-    init(trustLedger: TrustLedger, committer: ChangeCommitter, rateLimits: RateLimits) {
+    init(store: any TrustStore, trustLedger: TrustLedger, committer: ChangeCommitter, rateLimits: RateLimits) {
+        self.store = store
         self.trustLedger = trustLedger
         self.committer = committer
         self.rateLimits = rateLimits
@@ -24,11 +27,11 @@ struct SMOACController: RateLimitedEndpoints {
 
     /// The controller over `service`'s components.
     init(service: TrustService) {
-        self.init(trustLedger: service.trustLedger, committer: service.committer, rateLimits: service.rateLimits)
+        self.init(store: service.store, trustLedger: service.trustLedger, committer: service.committer, rateLimits: service.rateLimits)
     }
 
     /// The assertions and tokens the VACA endpoints share with the OAuth token endpoint.
-    var tokens: TokenIssuer { TokenIssuer(trustLedger: trustLedger, committer: committer, rateLimits: rateLimits) }
+    var tokens: TokenIssuer { TokenIssuer(store: store, trustLedger: trustLedger, committer: committer, rateLimits: rateLimits) }
 
     /// The routes, to add at `/` and at `/smoac`.
     var routes: RouteCollection<FhirBlocksRequestContext> {
@@ -270,7 +273,8 @@ struct SMOACController: RateLimitedEndpoints {
         return .message(WritePermissionResponse(permissionIds: change.permissions.map(\.id.rawValue)))
     }
 
-    func listPermissions<Request: SignedRequest>(_ type: Request.Type, body: [UInt8], quirks: [CompatQuirk], grantedByCaller: Bool) async throws(SMOACError) -> ServiceResponse {
+    func listPermissions<Request: SignedRequest>(_ type: Request.Type, body: [UInt8], quirks: [CompatQuirk],
+                                                 grantedByCaller: Bool) async throws(SMOACError) -> ServiceResponse {
         let (request, caller, allQuirks) = try await authenticate(type, body: body, quirks: quirks)
         let instant = now
         let ledger = self.ledger

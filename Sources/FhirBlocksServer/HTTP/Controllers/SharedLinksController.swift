@@ -1,3 +1,4 @@
+import FhirBlocksStore
 import Hummingbird
 
 /// SMART Health Links hosted for wallets (``SharedLinkHost``): the public link endpoints of the
@@ -8,8 +9,10 @@ import Hummingbird
 struct SharedLinksController {
     let host: SharedLinkHost
 
-    init(service: TrustService) {
-        host = SharedLinkHost(service: service)
+    /// The controller over the hosted links (`links`), the ledger that says whose bearer token
+    /// manages them (`trustLedger`) and the committer of their audit entries (`committer`).
+    init(links: any LinkStore, trustLedger: TrustLedger, committer: ChangeCommitter) {
+        host = SharedLinkHost(linkStore: links, trustLedger: trustLedger, committer: committer)
     }
 
     func addRoutes(to router: Router<FhirBlocksRequestContext>) {

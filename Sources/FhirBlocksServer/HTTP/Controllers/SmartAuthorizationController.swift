@@ -12,6 +12,8 @@ import Hummingbird
 /// with the audit log, and the rate limits; the backend-services token grant shares the VACA
 /// endpoints' ``TokenIssuer``.
 struct SmartAuthorizationController: RateLimitedEndpoints {
+    /// The store the handlers read (resources, tokens, the audit log, replay caches).
+    let store: any TrustStore
     let trustLedger: TrustLedger
     let committer: ChangeCommitter
     let rateLimits: RateLimits
@@ -20,7 +22,8 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
     /// The largest form the token, introspection and revocation endpoints read.
     static let formLimit = 64 * 1024
 
-    init(trustLedger: TrustLedger, committer: ChangeCommitter, rateLimits: RateLimits, discovery: DiscoveryHandler) {
+    init(store: any TrustStore, trustLedger: TrustLedger, committer: ChangeCommitter, rateLimits: RateLimits, discovery: DiscoveryHandler) {
+        self.store = store
         self.trustLedger = trustLedger
         self.committer = committer
         self.rateLimits = rateLimits
@@ -29,11 +32,12 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
 
     /// The controller over `service`'s components.
     init(service: TrustService) {
-        self.init(trustLedger: service.trustLedger, committer: service.committer, rateLimits: service.rateLimits, discovery: service.discovery)
+        self.init(store: service.store, trustLedger: service.trustLedger, committer: service.committer, rateLimits: service.rateLimits,
+                  discovery: service.discovery)
     }
 
     /// The assertions and tokens the token endpoint shares with the VACA endpoints.
-    var tokens: TokenIssuer { TokenIssuer(trustLedger: trustLedger, committer: committer, rateLimits: rateLimits) }
+    var tokens: TokenIssuer { TokenIssuer(store: store, trustLedger: trustLedger, committer: committer, rateLimits: rateLimits) }
 
     func addRoutes(to router: Router<FhirBlocksRequestContext>) {
         let discovery = self.discovery
