@@ -167,7 +167,8 @@ extension AppleHealthImporter {
                         do {
                             continuation.resume(returning: .success(try csv.electrocardiogram(digest: ElectrocardiogramCSV.digest(bytes))))
                         } catch {
-                            continuation.resume(returning: .failure(AppleHealthExportError(.invalidElement, "an electrocardiogram CSV's voltages cannot be stored")))
+                            continuation.resume(returning: .failure(AppleHealthExportError(.invalidElement,
+                                                                                           "an electrocardiogram CSV's voltages cannot be stored")))
                         }
                     } catch {
                         continuation.resume(returning: .failure(error))

@@ -36,7 +36,8 @@ extension AppleHealthExportGenerator {
     public mutating func visionPrescriptions(issued: String, expires: String) {
         body.append("""
              <VisionPrescription type="HKVisionPrescriptionTypeGlasses" dateIssued="\(issued)" expirationDate="\(expires)">
-              <RightEye sphere="-0.75" sphereUnit="D" cylinder="1.25" cylinderUnit="D" axis="90" axisUnit="deg" vertex="12" vertexUnit="mm" prismAmount="0.25" prismAmountUnit="pD" prismAngle="15" prismAngleUnit="deg" farPD="31" farPDUnit="mm"/>
+              <RightEye sphere="-0.75" sphereUnit="D" cylinder="1.25" cylinderUnit="D" axis="90" axisUnit="deg" vertex="12" vertexUnit="mm" prismAmount="0.25" \
+            prismAmountUnit="pD" prismAngle="15" prismAngleUnit="deg" farPD="31" farPDUnit="mm"/>
               <LeftEye sphere="-1" sphereUnit="D"/>
               <Attachment identifier="0C8F4A8E-3B8D-4E62-9C1E-5E2B7F1A9D10"/>
              </VisionPrescription>

@@ -99,7 +99,8 @@ public struct RecordsSynchronizer: Sendable {
         return try result.get()
     }
 
-    private func sync(_ connection: RecordsConnection, http: SMARTHTTP, progress: @Sendable (SyncProgress) -> Void) async throws(RecordsSyncError) -> SyncReport {
+    private func sync(_ connection: RecordsConnection, http: SMARTHTTP,
+                      progress: @Sendable (SyncProgress) -> Void) async throws(RecordsSyncError) -> SyncReport {
         let name = connection.name
         let session = SyncSession(connection: connection, http: http, store: store)
         var report = SyncReport(connection: name)

@@ -62,7 +62,8 @@ public final class SMARTHTTP: Sendable {
     }
 
     /// GETs `url` with `accept`, and a bearer token when given.
-    public func get(_ url: String, accept: String = "application/fhir+json, application/json", bearer: String? = nil) async throws(RecordsSyncError) -> Response {
+    public func get(_ url: String, accept: String = "application/fhir+json, application/json",
+                    bearer: String? = nil) async throws(RecordsSyncError) -> Response {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: accept)
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
@@ -75,7 +76,8 @@ public final class SMARTHTTP: Sendable {
     }
 
     /// POSTs a JSON body, with a bearer token when given.
-    public func postJSON(_ url: String, body: [UInt8], contentType: String = "application/json", bearer: String? = nil) async throws(RecordsSyncError) -> Response {
+    public func postJSON(_ url: String, body: [UInt8], contentType: String = "application/json",
+                         bearer: String? = nil) async throws(RecordsSyncError) -> Response {
         try await post(url, body: body, contentType: contentType, bearer: bearer)
     }
 

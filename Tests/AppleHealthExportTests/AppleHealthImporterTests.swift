@@ -196,7 +196,8 @@ struct AppleHealthImporterTests {
             text = """
                 <?xml version="1.0"?>
                 <!DOCTYPE HealthData [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>
-                <HealthData locale="en_US"><Record type="HKQuantityTypeIdentifierStepCount" sourceName="&c;" unit="count" value="1" startDate="2020-10-02 09:00:00 +0200" endDate="2020-10-02 09:00:00 +0200"/></HealthData>
+                <HealthData locale="en_US"><Record type="HKQuantityTypeIdentifierStepCount" sourceName="&c;" unit="count" value="1" \
+                startDate="2020-10-02 09:00:00 +0200" endDate="2020-10-02 09:00:00 +0200"/></HealthData>
                 """
         case "external DTD":
             text = "<?xml version=\"1.0\"?>\n<!DOCTYPE HealthData SYSTEM \"file:///etc/passwd\">\n<HealthData locale=\"en_US\"></HealthData>\n"

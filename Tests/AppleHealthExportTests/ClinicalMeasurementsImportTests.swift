@@ -136,7 +136,8 @@ struct ClinicalMeasurementsImportTests {
 
     @Test("Any mutation of an ECG CSV parses or fails with a typed error, never a crash (property)")
     func fuzzedElectrocardiograms() {
-        let base = Array(AppleHealthExportGenerator.electrocardiogramCSV(recorded: Self.recorded, values: Array(AppleHealthExportGenerator.electrocardiogramWave(count: 64))).utf8)
+        let base = Array(AppleHealthExportGenerator.electrocardiogramCSV(recorded: Self.recorded,
+                                                                         values: Array(AppleHealthExportGenerator.electrocardiogramWave(count: 64))).utf8)
         var random = SplitMix64(seed: 36)
         var parsed = 0
         var refused = 0

@@ -152,7 +152,8 @@ struct ExportPrologTests {
         /// Text made of pieces that never form `--` or end with `-`: decoys a naive scan trips on.
         mutating func commentText() -> String {
             (0..<random.int(0...8)).map { _ in
-                pick(["a", " ", ">", "]", "]>", "<HealthData", "<!DOCTYPE x [", "<!ATTLIST a b CDATA #REQUIRED>", "?>", "'", "\"", "- ", "\n", "é", "<!ENTITY"])
+                pick(["a", " ", ">", "]", "]>", "<HealthData", "<!DOCTYPE x [", "<!ATTLIST a b CDATA #REQUIRED>", "?>", "'", "\"", "- ", "\n", "é",
+                      "<!ENTITY"])
             }.joined()
         }
 
@@ -178,7 +179,8 @@ struct ExportPrologTests {
         mutating func declaration() -> String {
             switch random.below(3) {
             case 0:
-                return "<!ELEMENT " + pick(["HealthData", "Record", "x"]) + " " + pick(["EMPTY", "ANY", "(ExportDate,Me,(Record|Workout)*)", "(#PCDATA)"]) + space() + ">"
+                return "<!ELEMENT " + pick(["HealthData", "Record", "x"]) + " " + pick(["EMPTY", "ANY", "(ExportDate,Me,(Record|Workout)*)",
+                                                                                        "(#PCDATA)"]) + space() + ">"
             case 1:
                 let attributes = (0..<random.int(1...4)).map { _ in
                     space(1) + pick(["type", "unit", "value", "locale"]) + space(1) + pick(["CDATA", "(a|b)", "NMTOKEN"]) + space(1)
@@ -186,7 +188,8 @@ struct ExportPrologTests {
                 }
                 return "<!ATTLIST " + pick(["HealthData", "Record", "MetadataEntry"]) + attributes.joined() + space() + ">"
             default:
-                return "<!NOTATION " + pick(["png", "n"]) + " " + pick(["SYSTEM " + literal(), "PUBLIC " + literal() + " " + literal(), "PUBLIC " + literal()]) + space() + ">"
+                return "<!NOTATION " + pick(["png", "n"]) + " " + pick(["SYSTEM " + literal(), "PUBLIC " + literal() + " " + literal(),
+                                                                        "PUBLIC " + literal()]) + space() + ">"
             }
         }
 

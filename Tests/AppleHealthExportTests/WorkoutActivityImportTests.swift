@@ -11,21 +11,31 @@ struct WorkoutActivityImportTests {
     static func export() -> String {
         var generator = AppleHealthExportGenerator()
         generator.raw("""
-         <Workout workoutActivityType="HKWorkoutActivityTypeSwimBikeRun" duration="140" durationUnit="min" sourceName="Jane’s Apple Watch" sourceVersion="9.0" creationDate="2022-09-18 10:21:00 +0100" startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 10:20:00 +0100">
+         <Workout workoutActivityType="HKWorkoutActivityTypeSwimBikeRun" duration="140" durationUnit="min" sourceName="Jane’s Apple Watch" \
+        sourceVersion="9.0" creationDate="2022-09-18 10:21:00 +0100" startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 10:20:00 +0100">
           <MetadataEntry key="HKIndoorWorkout" value="0"/>
-          <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 10:20:00 +0100" sum="1650" unit="kcal"/>
-          <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 10:20:00 +0100" average="148" minimum="96" maximum="181" unit="count/min"/>
-          <WorkoutActivity uuid="6C1D1B3E-3D5C-4C7E-9E55-0F4B7B2E8A11" startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 08:30:00 +0100" duration="30" durationUnit="min">
-           <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceSwimming" startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 08:30:00 +0100" sum="1500" unit="m"/>
+          <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 10:20:00 +0100" \
+        sum="1650" unit="kcal"/>
+          <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 10:20:00 +0100" average="148" \
+        minimum="96" maximum="181" unit="count/min"/>
+          <WorkoutActivity uuid="6C1D1B3E-3D5C-4C7E-9E55-0F4B7B2E8A11" startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 08:30:00 +0100" duration="30" \
+        durationUnit="min">
+           <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceSwimming" startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 08:30:00 +0100" \
+        sum="1500" unit="m"/>
            <MetadataEntry key="HKSwimmingLocationType" value="2"/>
           </WorkoutActivity>
-          <WorkoutActivity uuid="0A7E2F58-54B3-4D2B-8E55-1C2D3E4F5A62" startDate="2022-09-18 08:30:00 +0100" endDate="2022-09-18 08:33:00 +0100" duration="3" durationUnit="min">
+          <WorkoutActivity uuid="0A7E2F58-54B3-4D2B-8E55-1C2D3E4F5A62" startDate="2022-09-18 08:30:00 +0100" endDate="2022-09-18 08:33:00 +0100" duration="3" \
+        durationUnit="min">
           </WorkoutActivity>
-          <WorkoutActivity uuid="9B8C7D6E-5F4A-4B3C-8D2E-1F0A9B8C7D63" startDate="2022-09-18 08:33:00 +0100" endDate="2022-09-18 09:40:00 +0100" duration="67" durationUnit="min">
-           <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceCycling" startDate="2022-09-18 08:33:00 +0100" endDate="2022-09-18 09:40:00 +0100" sum="40" unit="km"/>
+          <WorkoutActivity uuid="9B8C7D6E-5F4A-4B3C-8D2E-1F0A9B8C7D63" startDate="2022-09-18 08:33:00 +0100" endDate="2022-09-18 09:40:00 +0100" duration="67" \
+        durationUnit="min">
+           <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceCycling" startDate="2022-09-18 08:33:00 +0100" endDate="2022-09-18 09:40:00 +0100" \
+        sum="40" unit="km"/>
           </WorkoutActivity>
-          <WorkoutActivity uuid="1E2D3C4B-5A69-4788-9A0B-C1D2E3F4A564" startDate="2022-09-18 09:40:00 +0100" endDate="2022-09-18 10:20:00 +0100" duration="40" durationUnit="min">
-           <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="2022-09-18 09:40:00 +0100" endDate="2022-09-18 10:20:00 +0100" sum="10" unit="km"/>
+          <WorkoutActivity uuid="1E2D3C4B-5A69-4788-9A0B-C1D2E3F4A564" startDate="2022-09-18 09:40:00 +0100" endDate="2022-09-18 10:20:00 +0100" duration="40" \
+        durationUnit="min">
+           <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="2022-09-18 09:40:00 +0100" endDate="2022-09-18 10:20:00 +0100" \
+        sum="10" unit="km"/>
            <MetadataEntry key="Shoes" value="Racing flats"/>
           </WorkoutActivity>
          </Workout>
@@ -69,7 +79,8 @@ struct WorkoutActivityImportTests {
     func unreadableActivity() async throws {
         var generator = AppleHealthExportGenerator()
         generator.raw("""
-         <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="10" durationUnit="min" sourceName="Jane’s Apple Watch" startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 08:10:00 +0100">
+         <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="10" durationUnit="min" sourceName="Jane’s Apple Watch" \
+        startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 08:10:00 +0100">
           <WorkoutActivity startDate="2022-09-18 08:00:00 +0100" endDate="2022-09-18 08:10:00 +0100"/>
          </Workout>
 

@@ -131,7 +131,8 @@ extension ConformanceChecks {
             return String(repeating: String(repeating: "0", count: 4 - hex.count) + hex, count: 16)
         }
         let entries = (0..<150).map { index in
-            PendingAuditEntry(entry: Fixtures.auditEntry(agent: "group-\(index)", at: Fixtures.t0.adding(seconds: Int64(index))), signatureDigest: digest(index))
+            PendingAuditEntry(entry: Fixtures.auditEntry(agent: "group-\(index)", at: Fixtures.t0.adding(seconds: Int64(index))),
+                              signatureDigest: digest(index))
         }
         var change = TrustChange()
         change.auditEntries = entries

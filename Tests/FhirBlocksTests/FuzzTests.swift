@@ -118,7 +118,8 @@ import TestSupport
                 _ = try? VacaAccessRequest.parse(mutatedForm, mode: mode)
                 _ = BearerCredential.token(fromAuthorization: String(decoding: mutatedForm, as: UTF8.self), mode: mode)
             }
-            let scopeText = String(decoding: Self.mutate(Array("patient/Observation.rs conf/V sens/ETH user/*.read".utf8), round: round, random: &random), as: UTF8.self)
+            let scopeText = String(decoding: Self.mutate(Array("patient/Observation.rs conf/V sens/ETH user/*.read".utf8), round: round, random: &random),
+                                   as: UTF8.self)
             let granted = ScopeRequest(scopeText).grant(held: [.owner])
             #expect(granted.grants.allSatisfy { $0.isSubset(of: .owner) })
             let mutatedEntry = Self.mutate(entry, round: round, random: &random)

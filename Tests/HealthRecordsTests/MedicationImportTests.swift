@@ -19,7 +19,8 @@ struct MedicationImportTests {
 
     static let statementWithContainedMedication = """
         {"resourceType":"MedicationStatement","id":"ms1","status":"active","subject":{"reference":"Patient/p1"},"effectiveDateTime":"2024-02-01",\
-        "contained":[{"resourceType":"Medication","id":"med1","code":{"coding":[{"system":"\(rxNorm)","code":"197361","display":"Amlodipine 5 MG Oral Tablet"}]},\
+        "contained":[{"resourceType":"Medication","id":"med1","code":{"coding":[{"system":"\(rxNorm)","code":"197361","display":"Amlodipine 5 MG Oral \
+        Tablet"}]},\
         "form":{"text":"Tablet"}}],"medicationReference":{"reference":"#med1"}}
         """
 

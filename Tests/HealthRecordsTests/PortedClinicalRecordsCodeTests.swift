@@ -245,7 +245,8 @@ struct PortedClinicalRecordsCodeTests {
         let importer = HealthRecordImporter(store: test.owner, verifier: try issuer.verifier)
         let recent = Date().addingTimeInterval(-3 * 86_400)
         let labBundle = """
-            {"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"text":"Jane Anyperson"}],"birthDate":"1961"}},\
+            {"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"text":"Jane \
+            Anyperson"}],"birthDate":"1961"}},\
             {"fullUrl":"resource:1","resource":{"resourceType":"Observation","status":"final","code":{"coding":[{"system":"http://loinc.org","code":"94558-4"}]},\
             "subject":{"reference":"resource:0"},"effectiveDateTime":"\(DateTime(recent).description)","valueCodeableConcept":{"coding":[{"system":"http://snomed.info/sct","code":"260385009"}]}}}]}
             """
@@ -256,7 +257,8 @@ struct PortedClinicalRecordsCodeTests {
 
         let healthStore = test.app("com.example.labs")
         let recordTypes = ["https://smarthealth.cards#laboratory"]
-        let predicate = HKQuery.predicateForVerifiableClinicalRecords(withRelevantDateWithin: DateInterval(start: Date().addingTimeInterval(-7 * 86_400), end: Date()))
+        let predicate = HKQuery.predicateForVerifiableClinicalRecords(withRelevantDateWithin: DateInterval(start: Date().addingTimeInterval(-7 * 86_400),
+            end: Date()))
         let records: [HKVerifiableClinicalRecord] = try await withCheckedThrowingContinuation { continuation in
             let query = HKVerifiableClinicalRecordQuery(recordTypes: recordTypes, predicate: predicate) { _, samples, error in
                 guard let samples = samples else {

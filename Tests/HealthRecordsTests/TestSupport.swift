@@ -74,7 +74,8 @@ enum R4Fixtures {
         """
     static let allergy = """
         {"resourceType":"AllergyIntolerance","id":"al1","clinicalStatus":{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical","code":"active"}]},\
-        "code":{"coding":[{"system":"http://snomed.info/sct","code":"91936005","display":"Allergy to penicillin"}]},"patient":{"reference":"Patient/p1"},"recordedDate":"2019-05-01"}
+        "code":{"coding":[{"system":"http://snomed.info/sct","code":"91936005","display":"Allergy to \
+        penicillin"}]},"patient":{"reference":"Patient/p1"},"recordedDate":"2019-05-01"}
         """
     static let patient = """
         {"resourceType":"Patient","id":"p1","name":[{"family":"Anyperson","given":["Jane"]}]}

@@ -78,7 +78,8 @@ struct DSTU2APITests {
         }
         #expect(quantity.value?.double == 10)
         // init(fhirJSON:) keeps the decimal's text, which JSONDecoder cannot.
-        #expect(try MedicationStatement(fhirJSON: Self.medicationStatement).dosage?.first?.quantity == .quantity(Quantity(unit: "mg", value: FHIRPrimitive(FHIRDecimal(text: "10.0")))))
+        #expect(try MedicationStatement(fhirJSON: Self.medicationStatement).dosage?.first?.quantity == .quantity(Quantity(unit: "mg",
+            value: FHIRPrimitive(FHIRDecimal(text: "10.0")))))
         let dosage: MedicationStatementDosage? = statement.dosage?.first
         #expect(dosage?.text?.string == "once daily")
     }

@@ -132,7 +132,8 @@ extension RecordsSynchronizerTests {
         let http = SMARTHTTP(timeout: .seconds(30))
         let verifier = SHCVerifier(resolver: StaticKeyResolver([:]), now: Date())
         func labRecords() async throws -> Int {
-            try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))], sortDescriptors: []).result(for: store).count
+            try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))],
+                                              sortDescriptors: []).result(for: store).count
         }
         let refusing = RecordsSynchronizer(store: store, http: http, verifier: verifier, options: .init(resourceTypes: ["Observation"]))
         await #expect(throws: RecordsSyncError.otherPerson(patient: "Antonio Castellanos (born 1962-09-28)",
@@ -167,7 +168,8 @@ extension RecordsSynchronizerTests {
         let http = SMARTHTTP(timeout: .seconds(30))
         let verifier = SHCVerifier(resolver: StaticKeyResolver([:]), now: Date())
         func labRecords() async throws -> Int {
-            try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))], sortDescriptors: []).result(for: store).count
+            try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))],
+                                              sortDescriptors: []).result(for: store).count
         }
         let refusing = RecordsSynchronizer(store: store, http: http, verifier: verifier, options: .init(pageSize: 2, resourceTypes: ["Observation"]))
         // The Patient read answers 404.
@@ -338,7 +340,8 @@ final class ScriptedFHIRServer: Sendable {
                 var entries = [1 + 2 * page, 2 + 2 * page].map { #"{"search":{"mode":"match"},"resource":\#(observation($0))}"# }
                 if page == 1, let patient = state.pagePatient { entries.append(#"{"search":{"mode":"include"},"resource":\#(patient)}"#) }
                 let next = page < 2 ? #","link":[{"relation":"next","url":"\#(base)/Observation?page=\#(page + 1)"}]"# : ""
-                return (.ok, #"{"resourceType":"Bundle","type":"searchset","total":6,"meta":{"lastUpdated":"2026-03-01T00:00:00Z"}\#(next),"entry":[\#(entries.joined(separator: ","))]}"#)
+                return (.ok,
+                        #"{"resourceType":"Bundle","type":"searchset","total":6,"meta":{"lastUpdated":"2026-03-01T00:00:00Z"}\#(next),"entry":[\#(entries.joined(separator: ","))]}"#)
             }
             return Response(status: outcome.0, headers: [.contentType: "application/fhir+json"], body: .init(byteBuffer: ByteBuffer(string: outcome.1)))
         }
@@ -440,7 +443,9 @@ extension RecordsSynchronizerTests {
         #expect(Set(state.cardRecords.values) == afterChange.subtracting([fromFile]) && state.cardDigests.count == 2)
 
         // One card of the answer does not verify: nothing is forgotten.
-        let stranger = try SHCIssuer(key: .generate(), issuer: Self.cardIssuer).issue(bundle: Array(#"{"resourceType":"Bundle","type":"collection","entry":[]}"#.utf8), nbf: Date())
+        let stranger = try SHCIssuer(key: .generate(),
+                                     issuer: Self.cardIssuer).issue(bundle: Array(#"{"resourceType":"Bundle","type":"collection","entry":[]}"#.utf8),
+                                                                    nbf: Date())
         server.issueCards(Self.parameters([try Self.immunizationCard("2021-01-01", key: key), stranger]))
         let refused = try await synchronizer.sync(named: "clinic")
         #expect(refused.records.refusals.count == 1 && refused.cardsReplaced == 0)

@@ -9,7 +9,8 @@ import TestSupport
 struct SMARTAuthorizationRequestTests {
     @Test func authorizeURLCarriesEveryParameterEncoded() throws {
         var generator = SplitMix64(seed: 7)
-        let request = SMARTAuthorizationRequest(clientID: "client 1", redirectURI: "http://127.0.0.1:5555/callback", scope: "launch/patient patient/Observation.rs",
+        let request = SMARTAuthorizationRequest(clientID: "client 1", redirectURI: "http://127.0.0.1:5555/callback",
+                                                scope: "launch/patient patient/Observation.rs",
                                            audience: "https://ehr.example/fhir", using: &generator)
         let url = try #require(URLComponents(string: request.url(endpoint: "https://ehr.example/oauth/authorize")))
         var fields: [String: String] = [:]
@@ -48,7 +49,8 @@ struct SMARTAuthorizationRequestTests {
             try RecordsConnector.code(from: ["state": "s1"], state: "s1")
         }
         let refused = RecordsSyncError.authorizationRefused(error: "access_denied", description: "the person declined")
-        #expect(throws: refused) { try RecordsConnector.code(from: ["error": "access_denied", "error_description": "the person declined", "state": "s1"], state: "s1") }
+        #expect(throws: refused) { try RecordsConnector.code(from: ["error": "access_denied", "error_description": "the person declined", "state": "s1"],
+                                                             state: "s1") }
         #expect(refused.description.contains("access_denied"))
     }
 

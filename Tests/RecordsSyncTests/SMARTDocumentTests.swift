@@ -18,7 +18,8 @@ struct SMARTDocumentTests {
              "extension":[{"url":"authorize","valueUri":"https://b/auth"},{"url":"token","valueUri":"https://b/token"}]}]},
              "resource":[{"type":"Patient","operation":[{"name":"health-cards-issue","definition":"x"}]}]}]}
             """.utf8)
-        #expect(try SMARTEndpoints.parse(capabilityStatement: statement) == SMARTEndpoints(authorization: "https://b/auth", token: "https://b/token", registration: nil))
+        #expect(try SMARTEndpoints.parse(capabilityStatement: statement) == SMARTEndpoints(authorization: "https://b/auth", token: "https://b/token",
+                                                                                           registration: nil))
         #expect(SMARTEndpoints.offersHealthCardsIssue(capabilityStatement: statement))
         #expect(!SMARTEndpoints.offersHealthCardsIssue(capabilityStatement: Array(#"{"resourceType":"CapabilityStatement","rest":[]}"#.utf8)))
         #expect(throws: RecordsSyncError.self) { try SMARTEndpoints.parse(capabilityStatement: Array(#"{"resourceType":"Patient"}"#.utf8)) }
@@ -29,7 +30,8 @@ struct SMARTDocumentTests {
         let grant = try TokenGrant.parse(Array(#"{"access_token":"t","token_type":"Bearer","expires_in":300,"refresh_token":"r","patient":"p1","scope":"s"}"#.utf8), now: now)
         #expect(grant == TokenGrant(accessToken: "t", expiresAt: now.addingTimeInterval(300), refreshToken: "r", scope: "s", patient: "p1"))
         #expect(throws: RecordsSyncError.self) { try TokenGrant.parse(Array(#"{"token_type":"Bearer"}"#.utf8), now: now) }
-        #expect(throws: RecordsSyncError.unsupported("token_type mac")) { try TokenGrant.parse(Array(#"{"access_token":"t","token_type":"mac"}"#.utf8), now: now) }
+        #expect(throws: RecordsSyncError.unsupported("token_type mac")) { try TokenGrant.parse(Array(#"{"access_token":"t","token_type":"mac"}"#.utf8),
+                                                                                               now: now) }
         #expect(TokenGrant.oauthError(Array(#"{"error":"invalid_grant","error_description":"used"}"#.utf8))! == ("invalid_grant", "used"))
     }
 

@@ -61,7 +61,8 @@ struct SeededGenerator: RandomNumberGenerator {
     @Test func randomTextNeverCrashesTheVerifierOrInput() async {
         var random = SeededGenerator(seed: 2)
         let verifier = SHCVerifier(resolver: StaticKeyResolver([:]), now: TestCards.now)
-        let alphabets: [[UInt8]] = [Self.base64URL + [UInt8(ascii: ".")], Array("0123456789/shc:\n".utf8), Array("{}[]\":,0123456789abcdefghijklmnopqrstuvwxyz \\".utf8)]
+        let alphabets: [[UInt8]] = [Self.base64URL + [UInt8(ascii: ".")], Array("0123456789/shc:\n".utf8),
+                                    Array("{}[]\":,0123456789abcdefghijklmnopqrstuvwxyz \\".utf8)]
         for round in 0..<1_500 {
             let alphabet = alphabets[round % alphabets.count]
             let length = Int.random(in: 0..<300, using: &random)
@@ -89,7 +90,8 @@ struct SeededGenerator: RandomNumberGenerator {
         }
         // Every JWS-alphabet string round-trips through the numeric encoding.
         for _ in 0..<200 {
-            let text = String(decoding: (0..<Int.random(in: 1..<200, using: &random)).map { _ in Self.base64URL.randomElement(using: &random) ?? 0x41 }, as: UTF8.self)
+            let text = String(decoding: (0..<Int.random(in: 1..<200, using: &random)).map { _ in Self.base64URL.randomElement(using: &random) ?? 0x41 },
+                              as: UTF8.self)
             #expect(try SHCNumeric.decode(try SHCNumeric.encode(text)).jws == text)
         }
     }

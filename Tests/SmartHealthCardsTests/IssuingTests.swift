@@ -108,7 +108,8 @@ import Testing
             {"fullUrl":"urn:uuid:0f6c","resource":{"resourceType":"Immunization","id":"i1","meta":{"security":[{"code":"IAL1.2"}],"lastUpdated":"x"},\
             "status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"208","display":"Pfizer"}],"text":"Pfizer"},\
             "patient":{"reference":"Patient/p1","display":"kept"},"occurrenceDateTime":"2021-05-01",\
-            "reasonCode":[{"text":"text-only concept keeps its text"}],"performer":[{"actor":{"reference":"https://fhir.example.org/Patient/p1/_history/2"}}]}},\
+            "reasonCode":[{"text":"text-only concept keeps its \
+            text"}],"performer":[{"actor":{"reference":"https://fhir.example.org/Patient/p1/_history/2"}}]}},\
             {"fullUrl":"resource:9","resource":{"resourceType":"Observation","status":"final","code":{"coding":[{"code":"x"}]},\
             "subject":{"reference":"urn:uuid:0f6c"},"hasMember":[{"reference":"resource:9"}]}}]}
             """)

@@ -192,11 +192,13 @@ struct ServerPageFixture: Sendable {
     static func envelope(_ csi: CsiGuid, cipherField: SMOACEnvelope.CipherField = .cipher) -> SMOACEnvelope {
         var generator = SystemRandomNumberGenerator()
         let now = Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000))
-        return SMOACEnvelope(cipherField: cipherField, csiGuid: csi.rawValue, dateTime: now.wireText, nonce: ProtocolNonce.random(using: &generator), signature: "")
+        return SMOACEnvelope(cipherField: cipherField, csiGuid: csi.rawValue, dateTime: now.wireText, nonce: ProtocolNonce.random(using: &generator),
+                             signature: "")
     }
 
     static func register(_ base: String, key: CsiSigningKey, applicationClass: String) async throws -> CsiGuid {
-        guard let csi = CsiGuid(try await send(base, .GET, "/util/getGloballyUniqueIdentifier")["guid"]?.stringValue ?? "") else { throw FixtureError("no GUID") }
+        guard let csi = CsiGuid(try await send(base, .GET,
+                                               "/util/getGloballyUniqueIdentifier")["guid"]?.stringValue ?? "") else { throw FixtureError("no GUID") }
         var request = CsiRegistrationRequest(applicationClass: applicationClass, envelope: envelope(csi, cipherField: .cipherSpec), deviceId: "bench-device",
                                              publicClaims: PublicClaim.legacyEmptyClaims, publicKey: key.publicKey.spkiBase64)
         try RequestSigner.sign(&request, with: key)
@@ -213,7 +215,8 @@ struct ServerPageFixture: Sendable {
         let form = FormBody(fields: [(name: "grant_type", value: "client_credentials"), (name: "scope", value: scope),
                                      (name: "client_assertion_type", value: VacaAuthRequest.jwtBearerAssertionType),
                                      (name: "client_assertion", value: assertion)]).encoded()
-        guard let token = try await send(base, .POST, "/oauth/token", body: form, contentType: "application/x-www-form-urlencoded")["access_token"]?.stringValue else {
+        guard let token = try await send(base, .POST, "/oauth/token", body: form,
+                                         contentType: "application/x-www-form-urlencoded")["access_token"]?.stringValue else {
             throw FixtureError("no token")
         }
         return token

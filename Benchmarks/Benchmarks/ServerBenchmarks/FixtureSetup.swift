@@ -10,7 +10,8 @@ struct FixtureSetup {
     let base: String
     let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
-    func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, contentType: String = "application/json", bearer: String? = nil) async throws -> JSONObject {
+    func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, contentType: String = "application/json",
+              bearer: String? = nil) async throws -> JSONObject {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
         if let body {
@@ -27,7 +28,8 @@ struct FixtureSetup {
     func envelope(_ csi: CsiGuid, cipherField: SMOACEnvelope.CipherField = .cipher) -> SMOACEnvelope {
         var generator = SystemRandomNumberGenerator()
         let now = Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000))
-        return SMOACEnvelope(cipherField: cipherField, csiGuid: csi.rawValue, dateTime: now.wireText, nonce: ProtocolNonce.random(using: &generator), signature: "")
+        return SMOACEnvelope(cipherField: cipherField, csiGuid: csi.rawValue, dateTime: now.wireText, nonce: ProtocolNonce.random(using: &generator),
+                             signature: "")
     }
 
     func register(key: CsiSigningKey, applicationClass: String) async throws -> CsiGuid {
@@ -43,7 +45,8 @@ struct FixtureSetup {
         let now = Int64(Date().timeIntervalSince1970)
         var request = WritePermissionRequest(envelope: envelope(wallet), permission: PermissionGrantBody(
             startTime: Timestamp(secondsSince1970: now - 60).wireText, endTime: Timestamp(secondsSince1970: now + 86400).wireText, grantees: [app.rawValue],
-            heartScope: HeartScope(accessType: "read", confidentialityScope: "N", permissionType: "patient", resourceScope: "Observation", sensitivityScope: [])))
+            heartScope: HeartScope(accessType: "read", confidentialityScope: "N", permissionType: "patient", resourceScope: "Observation",
+                                   sensitivityScope: [])))
         try RequestSigner.sign(&request, with: key)
         _ = try await send(.POST, "/permission/writePermission", body: request.jsonBytes)
     }
@@ -56,7 +59,8 @@ struct FixtureSetup {
         let form = FormBody(fields: [(name: "grant_type", value: "client_credentials"), (name: "scope", value: scope),
                                      (name: "client_assertion_type", value: VacaAuthRequest.jwtBearerAssertionType),
                                      (name: "client_assertion", value: assertion)]).encoded()
-        guard let token = try await send(.POST, "/oauth/token", body: form, contentType: "application/x-www-form-urlencoded")["access_token"]?.stringValue else {
+        guard let token = try await send(.POST, "/oauth/token", body: form,
+                                         contentType: "application/x-www-form-urlencoded")["access_token"]?.stringValue else {
             throw FixtureError("no token")
         }
         return token

@@ -21,7 +21,8 @@ let serverProbeBenchmarks: @Sendable () -> Void = {
         let fixture = try await ServerFixture.shared()
         let perClient = max(1, requests / clients)
         if kind == "read" {
-            blackHole(try await fixture.burst("\(fixture.fhirBlocksURL)/fhir/Observation/o1", bearer: fixture.readToken, clients: clients, perClient: perClient))
+            blackHole(try await fixture.burst("\(fixture.fhirBlocksURL)/fhir/Observation/o1", bearer: fixture.readToken, clients: clients,
+                                              perClient: perClient))
         } else {
             blackHole(try await fixture.burst(fixture.helloURL, clients: clients, perClient: perClient))
         }

@@ -40,7 +40,8 @@ public struct CsiRegistrationRequest: SignedRequest, Hashable {
         }
         publicClaims = try PublicClaim.list(from: try fields.array("publicClaims"), context: "\(fields.context).publicClaims")
         publicKey = try fields.string("publicKey")
-        try Self.rejectPipes([("publicKey", publicKey), ("deviceId", deviceId), ("applicationClass", applicationClass), ("csiGuid", envelope.csiGuid)], context: fields.context)
+        try Self.rejectPipes([("publicKey", publicKey), ("deviceId", deviceId), ("applicationClass", applicationClass), ("csiGuid", envelope.csiGuid)],
+                             context: fields.context)
     }
 
     /// The longest `deviceId` or `applicationClass` accepted, in bytes.

@@ -17,7 +17,8 @@ public struct AuthorizationCode: Sendable, Hashable {
     public var expiresAt: Timestamp
 
     /// Creates a code.
-    public init(code: String, client: CsiGuid, patient: CsiGuid, scope: GrantedScope, permissionIDs: [PermissionID], issuedAt: Timestamp, expiresAt: Timestamp) {
+    public init(code: String, client: CsiGuid, patient: CsiGuid, scope: GrantedScope, permissionIDs: [PermissionID], issuedAt: Timestamp,
+                expiresAt: Timestamp) {
         self.code = code
         self.client = client
         self.patient = patient

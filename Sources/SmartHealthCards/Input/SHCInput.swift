@@ -125,7 +125,8 @@ public enum SHCInput {
             case .emptySegment(let segment): throw .invalidJWS(card: card, reason: "segment \(segment) is empty")
             case .invalidCharacter(let offset): throw .invalidJWS(card: card, reason: "character outside base64url at offset \(offset)")
             case .invalidLength(let segment): throw .invalidJWS(card: card, reason: "segment \(segment) has an impossible base64url length")
-            case .nonCanonical(let segment): throw .invalidJWS(card: card, reason: "segment \(segment) is not canonical base64url (stray bits in its last character)")
+            case .nonCanonical(let segment): throw .invalidJWS(card: card,
+                                                               reason: "segment \(segment) is not canonical base64url (stray bits in its last character)")
             }
         }
     }

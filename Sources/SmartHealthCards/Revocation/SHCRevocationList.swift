@@ -83,7 +83,8 @@ public struct SHCRevocationList: Sendable, Hashable {
         var seen = Set<String>()
         for (position, value) in rids.enumerated() {
             guard let text = value.stringValue, let entry = SHCRevocationList.entry(text) else {
-                problems.append(SHCFinding(.crlEntry, "CRL for key \(kid): entry \(position) is not \"rid\" or \"rid.timestamp\" with a base64url rid of at most 24 characters"))
+                problems.append(SHCFinding(.crlEntry,
+                                           "CRL for key \(kid): entry \(position) is not \"rid\" or \"rid.timestamp\" with a base64url rid of at most 24 characters"))
                 continue
             }
             if !seen.insert(entry.rid).inserted {

@@ -147,7 +147,8 @@ public struct SHCVerifier: Sendable {
             }
             if let leaf = key.x5cLeaf, let issuer {
                 if now < leaf.notBefore || now > leaf.notAfter {
-                    report.add(.x5cValidity, "the x5c leaf certificate of key \(key.kid ?? "") is valid from \(ISODateText.string(secondsSince1970: leaf.notBefore.timeIntervalSince1970)) to \(ISODateText.string(secondsSince1970: leaf.notAfter.timeIntervalSince1970)), not now; without a configured PKI trust framework this is a warning")
+                    report.add(.x5cValidity,
+                               "the x5c leaf certificate of key \(key.kid ?? "") is valid from \(ISODateText.string(secondsSince1970: leaf.notBefore.timeIntervalSince1970)) to \(ISODateText.string(secondsSince1970: leaf.notAfter.timeIntervalSince1970)), not now; without a configured PKI trust framework this is a warning")
                 }
                 if !leaf.uriSubjectAlternativeNames.contains(issuer) {
                     report.add(.x5cSAN, "no uniformResourceIdentifier SAN of the x5c leaf certificate equals iss")
@@ -323,9 +324,11 @@ public struct SHCVerifier: Sendable {
             if payload.kind(nbfIndex) == .number, let nbf = Double(payload.numberText(at: nbfIndex)) {
                 claims.nbf = nbf
                 if nbf > 100_000_000_000 {
-                    report.add(.nbfMilliseconds, "nbf \(payload.numberText(at: nbfIndex)) looks like milliseconds (as milliseconds it is \(ISODateText.string(secondsSince1970: nbf / 1000))); NumericDate is in seconds")
+                    report.add(.nbfMilliseconds,
+                               "nbf \(payload.numberText(at: nbfIndex)) looks like milliseconds (as milliseconds it is \(ISODateText.string(secondsSince1970: nbf / 1000))); NumericDate is in seconds")
                 } else if nbf > nowSeconds + limits.clockSkew {
-                    report.add(.nbfFuture, "the card's issue time (nbf) \(ISODateText.string(secondsSince1970: nbf)) is in the future; it is now \(ISODateText.string(secondsSince1970: nowSeconds))")
+                    report.add(.nbfFuture,
+                               "the card's issue time (nbf) \(ISODateText.string(secondsSince1970: nbf)) is in the future; it is now \(ISODateText.string(secondsSince1970: nowSeconds))")
                 }
             } else {
                 report.add(.nbfType, "nbf is not a JSON number")
@@ -340,7 +343,8 @@ public struct SHCVerifier: Sendable {
                     report.add(.expExpired, "the card expired at \(ISODateText.string(secondsSince1970: exp)) (exp)")
                 }
                 if let nbf = claims.nbf, exp <= nbf {
-                    report.add(.expBeforeNbf, "the card expires (exp) at \(ISODateText.string(secondsSince1970: exp)), not after it was issued (nbf) at \(ISODateText.string(secondsSince1970: nbf))")
+                    report.add(.expBeforeNbf,
+                               "the card expires (exp) at \(ISODateText.string(secondsSince1970: exp)), not after it was issued (nbf) at \(ISODateText.string(secondsSince1970: nbf))")
                 }
             } else {
                 report.add(.expType, "exp is not a JSON number")

@@ -11,7 +11,8 @@ import TestSupport
         SearchDateRange(fhir: text)?.low ?? -1
     }
 
-    static func observation(_ id: String, code: String = "1234-5", system: String = "http://loinc.org", effective: String = "\"effectiveDateTime\":\"2020-03-04T10:00:00Z\"",
+    static func observation(_ id: String, code: String = "1234-5", system: String = "http://loinc.org",
+                            effective: String = "\"effectiveDateTime\":\"2020-03-04T10:00:00Z\"",
                             status: String = "final") -> JSONValue {
         let text = #"{"resourceType":"Observation","id":"\#(id)","status":"\#(status)","code":{"coding":[{"system":"\#(system)","code":"\#(code)"}]},"# +
             #""category":[{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/observation-category","code":"vital-signs"}]}],"# +
@@ -70,7 +71,8 @@ import TestSupport
         // `|code` means no system; `system|` any code of the system.
         let noSystem = try SearchQuery(type: "Observation", parameters: [("status", "|final")], strict: true)
         #expect(SearchEngine.matches(matching, noSystem))
-        let anyCode = try SearchQuery(type: "Observation", parameters: [("category", "http://terminology.hl7.org/CodeSystem/observation-category|")], strict: true)
+        let anyCode = try SearchQuery(type: "Observation", parameters: [("category", "http://terminology.hl7.org/CodeSystem/observation-category|")],
+                                      strict: true)
         #expect(SearchEngine.matches(matching, anyCode))
         // References and strings are evaluated on the JSON only.
         let reference = try SearchQuery(type: "Observation", parameters: [("subject", "Patient/p1")], strict: true)

@@ -51,7 +51,8 @@ import TestSupport
         #expect(text.hasPrefix(#"{"action":"C","#))
         #expect(try AuditEntry(canonicalBytes: created.canonicalBytes).action == "C")
         #expect(created.leafHash != Self.entry.leafHash)
-        #expect(AuditEntry(type: .fhirAccess, recorded: AppendixA.now, agent: "a", action: "U").auditEvent(observer: "o").objectValue?["action"] == .string("U"))
+        #expect(AuditEntry(type: .fhirAccess, recorded: AppendixA.now, agent: "a",
+                           action: "U").auditEvent(observer: "o").objectValue?["action"] == .string("U"))
         // The default is the type's action, so earlier entries' bytes are what they were.
         #expect(try AuditEntry(canonicalBytes: Self.entry.canonicalBytes).action == "R")
         #expect(throws: AuditEntryError.invalidMember("action")) {

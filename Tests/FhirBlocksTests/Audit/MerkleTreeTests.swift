@@ -29,20 +29,26 @@ import TestSupport
                 // Wrong index, wrong leaf, wrong size, a flipped byte, a dropped or extra hash: all rejected.
                 if n > 1 {
                     let wrong = (index + 1) % n
-                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: wrong, treeSize: n, leaf: leaves[index], proof: proof, root: root) }
-                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: index, treeSize: n, leaf: leaves[wrong], proof: proof, root: root) }
+                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: wrong, treeSize: n, leaf: leaves[index], proof: proof,
+                                                                                            root: root) }
+                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: index, treeSize: n, leaf: leaves[wrong], proof: proof,
+                                                                                            root: root) }
                     var flipped = proof
                     let position = (index * 7) % proof.count
                     var bytes = flipped[position].bytes
                     bytes[(index * 13) % 32] ^= 0x01
                     flipped[position] = MerkleHash(bytes: bytes) ?? flipped[position]
-                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: index, treeSize: n, leaf: leaves[index], proof: flipped, root: root) }
-                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: index, treeSize: n, leaf: leaves[index], proof: Array(proof.dropLast()), root: root) }
+                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: index, treeSize: n, leaf: leaves[index], proof: flipped,
+                                                                                            root: root) }
+                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: index, treeSize: n, leaf: leaves[index],
+                                                                                            proof: Array(proof.dropLast()), root: root) }
                 }
-                #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: index, treeSize: n, leaf: leaves[index], proof: proof + [root], root: root) }
+                #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: index, treeSize: n, leaf: leaves[index], proof: proof + [root],
+                                                                                        root: root) }
                 // The proof for size n does not prove inclusion in the tree of n + 1 leaves.
                 let bigger = MerkleTree.rootHash(leaves: leaves + [MerkleHash.leaf(Array("next".utf8))])
-                #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: index, treeSize: n + 1, leaf: leaves[index], proof: proof, root: bigger) }
+                #expect(throws: MerkleProofError.self) { try MerkleTree.verifyInclusion(index: index, treeSize: n + 1, leaf: leaves[index], proof: proof,
+                                                                                        root: bigger) }
             }
             #expect(throws: MerkleProofError.indexOutOfRange) { try MerkleTree.inclusionProof(index: n, leaves: leaves) }
             #expect(throws: MerkleProofError.indexOutOfRange) { try MerkleTree.verifyInclusion(index: n, treeSize: n, leaf: leaves[0], proof: [], root: root) }
@@ -64,19 +70,26 @@ import TestSupport
                     var bytes = flipped[position].bytes
                     bytes[(m + n + position) % 32] ^= 0x80
                     flipped[position] = MerkleHash(bytes: bytes) ?? flipped[position]
-                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyConsistency(oldSize: m, newSize: n, oldRoot: roots[m], newRoot: roots[n], proof: flipped) }
+                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyConsistency(oldSize: m, newSize: n, oldRoot: roots[m], newRoot: roots[n],
+                                                                                              proof: flipped) }
                 }
-                #expect(throws: MerkleProofError.self) { try MerkleTree.verifyConsistency(oldSize: m, newSize: n, oldRoot: roots[m - 1], newRoot: roots[n], proof: proof) }
-                #expect(throws: MerkleProofError.self) { try MerkleTree.verifyConsistency(oldSize: m, newSize: n, oldRoot: roots[m], newRoot: roots[n - 1], proof: proof) }
+                #expect(throws: MerkleProofError.self) { try MerkleTree.verifyConsistency(oldSize: m, newSize: n, oldRoot: roots[m - 1], newRoot: roots[n],
+                                                                                          proof: proof) }
+                #expect(throws: MerkleProofError.self) { try MerkleTree.verifyConsistency(oldSize: m, newSize: n, oldRoot: roots[m], newRoot: roots[n - 1],
+                                                                                          proof: proof) }
                 if m + 1 < n {
-                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyConsistency(oldSize: m + 1, newSize: n, oldRoot: roots[m], newRoot: roots[n], proof: proof) }
+                    #expect(throws: MerkleProofError.self) { try MerkleTree.verifyConsistency(oldSize: m + 1, newSize: n, oldRoot: roots[m], newRoot: roots[n],
+                                                                                              proof: proof) }
                 }
-                #expect(throws: MerkleProofError.self) { try MerkleTree.verifyConsistency(oldSize: m, newSize: n, oldRoot: roots[m], newRoot: roots[n], proof: []) }
+                #expect(throws: MerkleProofError.self) { try MerkleTree.verifyConsistency(oldSize: m, newSize: n, oldRoot: roots[m], newRoot: roots[n],
+                                                                                          proof: []) }
             }
         }
         #expect(throws: MerkleProofError.indexOutOfRange) { try MerkleTree.consistencyProof(oldSize: 3, leaves: Array(all[0..<2])) }
-        #expect(throws: MerkleProofError.rootMismatch) { try MerkleTree.verifyConsistency(oldSize: 2, newSize: 2, oldRoot: roots[2], newRoot: roots[1], proof: []) }
-        #expect(throws: MerkleProofError.rootMismatch) { try MerkleTree.verifyConsistency(oldSize: 0, newSize: 2, oldRoot: roots[1], newRoot: roots[2], proof: []) }
+        #expect(throws: MerkleProofError.rootMismatch) { try MerkleTree.verifyConsistency(oldSize: 2, newSize: 2, oldRoot: roots[2], newRoot: roots[1],
+                                                                                          proof: []) }
+        #expect(throws: MerkleProofError.rootMismatch) { try MerkleTree.verifyConsistency(oldSize: 0, newSize: 2, oldRoot: roots[1], newRoot: roots[2],
+                                                                                          proof: []) }
     }
 
     @Test func rewrittenHistoryFailsConsistency() throws {

@@ -67,14 +67,17 @@ import TestSupport
         ]
         for scope in escalations {
             #expect(throws: PermissionDenial.scopeEscalation) {
-                try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: scope, window: Self.window(1, 2), patient: Self.wallet), at: at(Self.day))
+                try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: scope, window: Self.window(1, 2),
+                                                       patient: Self.wallet), at: at(Self.day))
             }
         }
         // A provider that received Observation only cannot pass on every resource type.
         var chained = ledger
-        _ = try Self.write(&chained, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope("Observation"), window: Self.window(1, 5), patient: Self.wallet), now: at(Self.day), id: "p")
+        _ = try Self.write(&chained, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope("Observation"), window: Self.window(1, 5),
+                                                  patient: Self.wallet), now: at(Self.day), id: "p")
         #expect(throws: PermissionDenial.scopeEscalation) {
-            try chained.authorizeGrant(GrantRequest(grantor: Self.provider, grantees: [Self.caregiver], scope: Self.scope("*"), window: Self.window(1, 2), patient: Self.wallet), at: at(Self.day))
+            try chained.authorizeGrant(GrantRequest(grantor: Self.provider, grantees: [Self.caregiver], scope: Self.scope("*"), window: Self.window(1, 2),
+                                                    patient: Self.wallet), at: at(Self.day))
         }
     }
 
@@ -82,30 +85,36 @@ import TestSupport
         let (ledger, _) = try Self.walletGrantsApp()
         for window in [Self.window(1, 31), Self.window(-1, 5)] {
             #expect(throws: PermissionDenial.outsideTimeWindow) {
-                try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: window, patient: Self.wallet), at: at(Self.day))
+                try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: window, patient: Self.wallet),
+                                          at: at(Self.day))
             }
         }
         // After the app's permission expired, it holds nothing in force.
         #expect(throws: PermissionDenial.outsideTimeWindow) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(31, 32), patient: Self.wallet), at: at(30 * Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(31, 32),
+                                                   patient: Self.wallet), at: at(30 * Self.day))
         }
         // An empty or past window is invalid.
         #expect(throws: PermissionDenial.invalidTimeWindow) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(5, 5), patient: Self.wallet), at: at(Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(5, 5),
+                                                   patient: Self.wallet), at: at(Self.day))
         }
         #expect(throws: PermissionDenial.invalidTimeWindow) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.wallet, grantees: [Self.app], scope: Self.scope(), window: Self.window(0, 1)), at: at(2 * Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.wallet, grantees: [Self.app], scope: Self.scope(), window: Self.window(0, 1)),
+                                      at: at(2 * Self.day))
         }
         // A delegated permission is not in force outside its own window.
         var chained = ledger
-        let written = try Self.write(&chained, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(2, 3), patient: Self.wallet), now: at(Self.day), id: "p")
+        let written = try Self.write(&chained, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(2, 3),
+                                                            patient: Self.wallet), now: at(Self.day), id: "p")
         #expect(throws: PermissionDenial.outsideTimeWindow) { try chained.effective(written[0].id, at: at(Self.day)) }
         #expect(throws: PermissionDenial.outsideTimeWindow) { try chained.effective(written[0].id, at: at(3 * Self.day)) }
     }
 
     @Test func revokedPermissionIsRejectedAndCascades() throws {
         var (ledger, root) = try Self.walletGrantsApp()
-        let delegated = try Self.write(&ledger, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(1, 5), patient: Self.wallet), now: at(Self.day), id: "p")
+        let delegated = try Self.write(&ledger, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(1, 5),
+                                                             patient: Self.wallet), now: at(Self.day), id: "p")
         let revoked = ledger.revoke(grantor: Self.wallet, grantee: Self.app, at: at(2 * Self.day))
         #expect(revoked == [root.id])
         let revokedAgain = ledger.revoke(grantor: Self.wallet, grantee: Self.app, at: at(2 * Self.day))
@@ -115,7 +124,8 @@ import TestSupport
         #expect(throws: PermissionDenial.revoked(root.id)) { try ledger.effective(root.id, at: at(2 * Self.day)) }
         #expect(throws: PermissionDenial.revoked(root.id)) { try ledger.effective(delegated[0].id, at: at(2 * Self.day)) }
         #expect(throws: PermissionDenial.revoked(root.id)) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.caregiver], scope: Self.scope(), window: Self.window(3, 4), patient: Self.wallet), at: at(3 * Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.caregiver], scope: Self.scope(), window: Self.window(3, 4),
+                                                   patient: Self.wallet), at: at(3 * Self.day))
         }
         let revokedByID = ledger.revoke(root.id, at: at(9))
         #expect(!revokedByID)
@@ -124,10 +134,12 @@ import TestSupport
     @Test func otherRejections() throws {
         let (ledger, _) = try Self.walletGrantsApp()
         #expect(throws: PermissionDenial.selfGrant) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.app], scope: Self.scope(), window: Self.window(1, 2), patient: Self.wallet), at: at(Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.app], scope: Self.scope(), window: Self.window(1, 2),
+                                                   patient: Self.wallet), at: at(Self.day))
         }
         #expect(throws: PermissionDenial.noPermissionHeld) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.provider, grantees: [Self.caregiver], scope: Self.scope(), window: Self.window(1, 2), patient: Self.wallet), at: at(Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.provider, grantees: [Self.caregiver], scope: Self.scope(), window: Self.window(1, 2),
+                                                   patient: Self.wallet), at: at(Self.day))
         }
         #expect(throws: PermissionDenial.unknownPermission(PermissionID("nope"))) { try ledger.effective(PermissionID("nope"), at: at(0)) }
         // A "root" written by a non-wallet is not a chain.
@@ -155,7 +167,8 @@ import TestSupport
         #expect(fromApp.first?.scope.access == .v1Read)
         // Signed, the same request is an escalation.
         #expect(throws: PermissionDenial.scopeEscalation) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope("*", .v1Write), window: Self.window(1, 2), patient: Self.wallet), at: at(Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope("*", .v1Write), window: Self.window(1, 2),
+                                                   patient: Self.wallet), at: at(Self.day))
         }
         // Even from the wallet, which holds everything, an unsigned "write" yields read only:
         // the legacy payload leaves accessType outside the signature.
@@ -170,10 +183,12 @@ import TestSupport
 
     @Test func severalPatientsAreDelegatedSeparately() throws {
         var (ledger, _) = try Self.walletGrantsApp()
-        _ = try Self.write(&ledger, GrantRequest(grantor: Self.otherWallet, grantees: [Self.app], scope: Self.scope(), window: Self.window(0, 30)), now: at(0), id: "o")
+        _ = try Self.write(&ledger, GrantRequest(grantor: Self.otherWallet, grantees: [Self.app], scope: Self.scope(), window: Self.window(0, 30)), now: at(0),
+                           id: "o")
         // Strict: the app must name whose data it passes on.
         #expect(throws: PermissionDenial.patientNotNamed) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(1, 2)), at: at(Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(1, 2)),
+                                      at: at(Self.day))
         }
         let one = try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(1, 2),
                                                          patient: Self.otherWallet), at: at(Self.day))
@@ -189,7 +204,8 @@ import TestSupport
     @Test func aWalletGrantCoversItsOwnData() throws {
         var (ledger, _) = try Self.walletGrantsApp()
         ledger.wallets.insert(Self.otherWallet)
-        _ = try Self.write(&ledger, GrantRequest(grantor: Self.otherWallet, grantees: [Self.wallet], scope: Self.scope("Observation"), window: Self.window(0, 30)),
+        _ = try Self.write(&ledger, GrantRequest(grantor: Self.otherWallet, grantees: [Self.wallet], scope: Self.scope("Observation"), window: Self.window(0,
+            30)),
                            now: at(0), id: "care")
         for implicit in [false, true] {
             let own = try ledger.authorizeGrant(GrantRequest(grantor: Self.wallet, grantees: [Self.caregiver], scope: Self.scope("Observation"),

@@ -84,7 +84,8 @@ import TestSupport
     }
 
     static func resource(_ type: String, security: [(String, String)]) -> JSONValue {
-        let codings: [JSONValue] = security.map { .object(JSONObject(members: [JSONMember(key: "system", value: .string($0.0)), JSONMember(key: "code", value: .string($0.1))])) }
+        let codings: [JSONValue] = security.map { .object(JSONObject(members: [JSONMember(key: "system", value: .string($0.0)),
+                                                                               JSONMember(key: "code", value: .string($0.1))])) }
         return .object(JSONObject(members: [
             JSONMember(key: "resourceType", value: .string(type)),
             JSONMember(key: "meta", value: .object(JSONObject(members: [JSONMember(key: "security", value: .array(codings))]))),
@@ -103,7 +104,8 @@ import TestSupport
         // Unlabelled data is N: visible under R, hidden under L.
         let none = SecurityLabels(resource: .object(JSONObject()))
         #expect(AccessDecision.evaluate(grants: [grant], resourceType: "Observation", interaction: .read, labels: none) == .permit)
-        #expect(AccessDecision.evaluate(grants: [Self.held(.all, .v1Read, .L)], resourceType: "Observation", interaction: .read, labels: none) == .denyConfidentiality)
+        #expect(AccessDecision.evaluate(grants: [Self.held(.all, .v1Read, .L)], resourceType: "Observation", interaction: .read,
+                                        labels: none) == .denyConfidentiality)
     }
 
     @Test("labels in the OID form of both systems are read; a label without a system fails closed")
@@ -127,7 +129,8 @@ import TestSupport
         let everything = Self.held(.all, .v1Read, .V, SensitivityCode.known.map(\.description))
         #expect(AccessDecision.evaluate(grants: [everything], resourceType: "Observation", interaction: .read, labels: labels) != .permit)
         // ObservationValue's integrity codes describe the data and restrict nobody.
-        let other = SecurityLabels(resource: Self.resource("Observation", security: [("http://terminology.hl7.org/CodeSystem/v3-ObservationValue", "SUBSETTED")]))
+        let other = SecurityLabels(resource: Self.resource("Observation", security: [("http://terminology.hl7.org/CodeSystem/v3-ObservationValue",
+                                                                                      "SUBSETTED")]))
         #expect(other.confidentiality == nil && other.sensitivities.isEmpty)
     }
 

@@ -11,7 +11,8 @@ import Testing
         #expect(throws: SMOACError.staleDateTime(skewSeconds: -301)) { try guardian.checkDateTime(AppendixA.dateTime, now: at(301)) }
         #expect(throws: SMOACError.staleDateTime(skewSeconds: 301)) { try guardian.checkDateTime(AppendixA.dateTime, now: at(-301)) }
         #expect(throws: SMOACError.self) { try guardian.checkDateTime("yesterday", now: at(0)) }
-        #expect(throws: SMOACError.staleDateTime(skewSeconds: -60)) { try ReplayGuard(policy: ReplayPolicy(windowSeconds: 30)).checkDateTime(AppendixA.dateTime, now: at(60)) }
+        #expect(throws: SMOACError.staleDateTime(skewSeconds: -60)) { try ReplayGuard(policy: ReplayPolicy(windowSeconds: 30)).checkDateTime(AppendixA.dateTime,
+            now: at(60)) }
     }
 
     @Test func replayedNonceIsRejected() async throws {

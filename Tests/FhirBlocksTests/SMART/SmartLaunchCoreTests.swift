@@ -56,7 +56,8 @@ import TestSupport
         let jwks = JSONWriter.string(.object(JSONObject(members: [JSONMember(key: "keys", value: .array([key.jwk(kid: "k1")]))])))
         let confidential = try ClientRegistrationRequest(jsonBytes: Array(#"{"redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"private_key_jwt","jwks":\#(jwks)}"#.utf8))
         #expect(confidential.publicKey == key)
-        for uri in ["http://a.example/cb", "http://localhost.evil.example/cb", "http://127.0.0.1@evil.example/cb", "http://127.evil.example/cb", "http://127.0.0.1.evil.example/cb", "https:///cb", "ftp://a.example",
+        for uri in ["http://a.example/cb", "http://localhost.evil.example/cb", "http://127.0.0.1@evil.example/cb", "http://127.evil.example/cb",
+                    "http://127.0.0.1.evil.example/cb", "https:///cb", "ftp://a.example",
                     "https://a.example/cb#x", "https://a.example/c b", "javascript:alert(1)", "https://a.example/" + String(repeating: "a", count: 2_000)] {
             #expect(throws: ClientRegistrationError.self, "\(uri)") { try ClientRegistrationRequest.checkRedirectURI(uri) }
         }
@@ -83,7 +84,8 @@ import TestSupport
     @Test func theDecisionSignatureCoversEveryField() throws {
         let key = CsiSigningKey.generate()
         let csi = "00000000-0000-4000-8000-000000000001"
-        var request = DecideAuthorizationRequest(envelope: SMOACEnvelope(csiGuid: csi, dateTime: "2027-01-01T00:00:00.000Z", nonce: "abcdefghijklmnop", signature: ""),
+        var request = DecideAuthorizationRequest(envelope: SMOACEnvelope(csiGuid: csi, dateTime: "2027-01-01T00:00:00.000Z", nonce: "abcdefghijklmnop",
+                                                                         signature: ""),
                                                  userCode: "BCDF-GHJK", decision: .approve, scope: "patient/Observation.rs", endTime: "2027-02-01T00:00:00.000Z")
         try RequestSigner.sign(&request, with: key)
         let parsed = try DecideAuthorizationRequest(jsonBytes: request.jsonBytes)

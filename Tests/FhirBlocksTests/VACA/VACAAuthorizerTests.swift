@@ -96,7 +96,8 @@ import TestSupport
             try Self.authorizer.issueCode(for: Self.assertion(), requestedScope: nil, patient: nil, ledger: ledger, now: at(100_000), using: &random)
         }
         // A narrower request gets the narrower grant.
-        let narrow = try Self.authorizer.issueCode(for: Self.assertion(), requestedScope: "patient/Patient.r", patient: nil, ledger: ledger, now: at(0), using: &random)
+        let narrow = try Self.authorizer.issueCode(for: Self.assertion(), requestedScope: "patient/Patient.r", patient: nil, ledger: ledger, now: at(0),
+                                                   using: &random)
         #expect(narrow.scope.text == "patient/Patient.r" && narrow.scope.grants.first?.confidentialityCeiling == .N)
     }
 
