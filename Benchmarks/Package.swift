@@ -195,7 +195,8 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
-        // `health ui`'s Summary page for a year of demo data against its statistics queries alone.
+        // `health ui`'s Summary and Today pages (a year of demo data; a year of minute-level data, in
+        // process and through HTTP) against their statistics queries alone.
         .executableTarget(
             name: "UIBenchmarks",
             dependencies: [
@@ -204,6 +205,8 @@ let package = Package(
                 .product(name: "HealthWebApp", package: "OpenHealthKit"),
                 .product(name: "OpenHealthKit", package: "OpenHealthKit"),
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/UIBenchmarks",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
