@@ -24,10 +24,15 @@
 #                                         # `health records import` of the same file with the release binary
 #   scripts/bench.sh sync                 # `health records sync` of the largest Synthea patient from a FHIR
 #                                         # server on loopback, against fetching and saving the same (SyncBenchmarks)
-#   scripts/bench.sh ui                   # `health ui`'s Summary page for a year of demo data vs its statistics queries (UIBenchmarks)
+#   scripts/bench.sh ui                   # `health ui`'s pages vs the statistics queries they need, same run (UIBenchmarks):
+#                                         # the Summary for a year of demo data; the year Summary and Today over a
+#                                         # year of minute-level data (1,170,000 samples, made once and kept in
+#                                         # $TMPDIR/openhealthkit-bench-ui-minute-year-v1, or OPENHEALTHKIT_UI_BENCH_STORE),
+#                                         # in process and through HTTP (goal: at most 2x the queries)
 #   scripts/bench.sh pages                # each page a person waits on at 100 and at 10,000 items (PageBenchmarks):
 #                                         # the Health cards page (newest, and from the middle by its cursor), the
-#                                         # Sharing page's audit search, `Patient/$everything` through HTTP (first
+#                                         # Sharing page's audit search, the Sharing page with a wallet (its audit log
+#                                         # verified from the last checkpoint), `Patient/$everything` through HTTP (first
 #                                         # page, middle page) and in the store; then each 10,000/100 ratio
 #   scripts/bench.sh size                 # the release `health` binary's size, unstripped and stripped
 #   scripts/bench.sh all                  # every executable, one after the other, then the binary's size
@@ -42,7 +47,9 @@
 #                                         # tables and then one line per figure past its threshold naming
 #                                         # the benchmark, the figure (wall clock, throughput…), the
 #                                         # percentile, the baseline's and this run's values
-#   scripts/bench.sh --update-baseline [SUITE]   # runs the suite and stores its figures as the baseline
+#   scripts/bench.sh --update-baseline [SUITE]   # runs the suite and stores its figures as the baseline, then
+#                                         # prints the stored tables (`benchmark baseline read stored`) and
+#                                         # their medians and ratios, as a plain run does
 #
 # The thresholds are in the benchmarks' code (`thresholds:` in their configuration; the store
 # and page benchmarks allow a 25 % fall of the median); a benchmark without them gets ordo-one/benchmark's
@@ -103,7 +110,7 @@ if [ "$suite" = "fhir-python" ]; then
     smallest=$(ls -Sr "$shared"/fhir/examples/synthea-r4/*.json | head -1)
     largest=$(ls -S "$shared"/fhir/examples/synthea-r4/*.json | head -1)
     [ -x .build/fhir-resources-venv/bin/python ] || bash scripts/fhir-resources-venv.sh >&2
-    swift build --package-path Benchmarks -c release -j 1 --product fhir-decode-probe >&2
+    swift build --package-path Benchmarks -c release --product fhir-decode-probe >&2
     probe="$(swift build --package-path Benchmarks -c release --show-bin-path)/fhir-decode-probe"
     .build/fhir-resources-venv/bin/python scripts/bench-fhir-paired.py --probe "$probe" --first-entries 50 "$@" "$smallest"
     .build/fhir-resources-venv/bin/python scripts/bench-fhir-paired.py --probe "$probe" --python-decodes 2 "$@" "$largest"
@@ -126,19 +133,94 @@ esac
 output="$(mktemp)"
 trap 'rm -f "$output"' EXIT
 
-# Build output goes to stderr so stdout is only the results.
+# Build output goes to stderr so stdout is only the results. No `-j`: swiftc's command line
+# carries the job count, so a build with another `-j` than the benchmark plugin's own build (the
+# default, one job per core) recompiles every module, ModelsR4 included, twice per run.
 for product in "${products[@]}"; do
-    swift build --package-path Benchmarks -c release -j 1 --product "$product" >&2
+    swift build --package-path Benchmarks -c release --product "$product" >&2
 done
 
 targets=()
 for product in "${products[@]}"; do targets+=(--target "$product"); done
+
+# Median (p50) wall clock of each benchmark, and each OpenHealthKit / ceiling ratio. A
+# benchmark's name is the line above its table; a ceiling is named "<base> (ceiling: …)" (or
+# "<base> (floor: …)" where the reference is a lower bar to clear) and pairs with every "<base> (…)" benchmark. Times are compared in nanoseconds whatever unit each
+# table uses (for scaled benchmarks the table shows the time of one scaled iteration).
+# The tables are read from "$output".
+print_medians() {
+    awk '
+        function nanoseconds(unit) {
+            if (unit == "ns") return 1
+            if (unit == "μs" || unit == "us") return 1e3
+            if (unit == "ms") return 1e6
+            if (unit == "s") return 1e9
+            return 0
+        }
+        /^[^ │╒╞├╘=]/ && !/^(Host|Baseline|Running|Build|Warning|Note|card:|50-entry|largest)/ { candidate = $0; next }
+        /^╒/ { name = candidate; next }
+        /Time \(wall clock\)/ && name != "" {
+            n = split($0, cells, "│")
+            unit = cells[2]; sub(/.*\(/, "", unit); sub(/\).*/, "", unit)
+            p50 = cells[5]; gsub(/ /, "", p50)
+            time[name] = p50; units[name] = unit; order[++count] = name
+            name = ""
+        }
+        END {
+            if (count == 0) exit
+            # Size pairs (ParsingBenchmarks): each "<name>, 1 MiB" against "<name>, 64 KiB" (goal: at most 20x).
+            for (i = 1; i <= count; i++) {
+                large = order[i]
+                if (large !~ /, 1 MiB$/) continue
+                small = large; sub(/, 1 MiB$/, ", 64 KiB", small)
+                if (!(small in time) || time[small] <= 0) continue
+                if (!printedSizes) { print ""; print "Median time of the 1 MiB input against the 64 KiB one (16x is linear; the goal is at most 20x):"; printedSizes = 1 }
+                a = time[large] * nanoseconds(units[large]); b = time[small] * nanoseconds(units[small])
+                base = large; sub(/, 1 MiB$/, "", base)
+                printf "  %s: %s %s vs %s %s -> %.1fx\n", base, time[large], units[large], time[small], units[small], a / b
+            }
+            # Scale pairs (PageBenchmarks): each "<name> (10,000 …)" against "<name> (100 …)" (flat is 1x).
+            for (i = 1; i <= count; i++) {
+                large = order[i]
+                if (large !~ / \(10,000 [a-z]+\)$/) continue
+                small = large; sub(/ \(10,000 /, " (100 ", small)
+                if (!(small in time) || time[small] <= 0) continue
+                if (!printedScale) { print ""; print "Median time at 10,000 items against 100 (1x is flat; 100x is linear):"; printedScale = 1 }
+                a = time[large] * nanoseconds(units[large]); b = time[small] * nanoseconds(units[small])
+                base = large; sub(/ \(10,000 [a-z]+\)$/, "", base)
+                printf "  %s: %s %s vs %s %s -> %.2fx\n", base, time[large], units[large], time[small], units[small], a / b
+            }
+            print ""
+            print "Median wall clock per iteration (p50), OpenHealthKit against its ceiling:"
+            for (i = 1; i <= count; i++) {
+                store = order[i]
+                if (store ~ /\((ceiling|floor): /) continue
+                base = store; sub(/ \([^(]*\)$/, "", base)
+                for (j = 1; j <= count; j++) {
+                    ceiling = order[j]
+                    if ((index(ceiling, base " (ceiling: ") == 1 || index(ceiling, base " (floor: ") == 1) && time[ceiling] > 0) {
+                        ours = time[store] * nanoseconds(units[store])
+                        theirs = time[ceiling] * nanoseconds(units[ceiling])
+                        if (ours <= 0 || theirs <= 0) continue
+                        label = store; if (index(label, base " ") == 1) label = substr(label, length(base) + 2)
+                        printf "  %s %s: %s %s vs %s %s -> %.2fx the ceiling time (%.2fx its throughput)\n",
+                            base, label, time[store], units[store], time[ceiling], units[ceiling],
+                            ours / theirs, theirs / ours
+                    }
+                }
+            }
+        }
+    ' "$output"
+}
 
 # Stored baselines: store this run's figures, or compare this run's with them.
 if [ "$mode" = "update" ]; then
     swift package --package-path Benchmarks --allow-writing-to-package-directory benchmark baseline update stored \
         "${targets[@]}" --no-progress "$@"
     echo "baseline stored: $(for product in "${products[@]}"; do printf 'Benchmarks/.benchmarkBaselines/%s/stored ' "$product"; done)"
+    # The stored figures' tables, and their medians and ratios as a plain run prints them.
+    swift package --package-path Benchmarks benchmark baseline read stored "${targets[@]}" --no-progress | tee "$output"
+    print_medians
     exit 0
 fi
 if [ "$mode" = "check" ]; then
@@ -185,73 +267,7 @@ if [ "$mode" = "check" ]; then
     exit "$status"
 fi
 swift package --package-path Benchmarks benchmark --no-progress "${targets[@]}" "$@" | tee "$output"
-
-# Median (p50) wall clock of each benchmark, and each OpenHealthKit / ceiling ratio. A
-# benchmark's name is the line above its table; a ceiling is named "<base> (ceiling: …)" (or
-# "<base> (floor: …)" where the reference is a lower bar to clear) and pairs with every "<base> (…)" benchmark. Times are compared in nanoseconds whatever unit each
-# table uses (for scaled benchmarks the table shows the time of one scaled iteration).
-awk '
-    function nanoseconds(unit) {
-        if (unit == "ns") return 1
-        if (unit == "μs" || unit == "us") return 1e3
-        if (unit == "ms") return 1e6
-        if (unit == "s") return 1e9
-        return 0
-    }
-    /^[^ │╒╞├╘=]/ && !/^(Host|Baseline|Running|Build|Warning|Note|card:|50-entry|largest)/ { candidate = $0; next }
-    /^╒/ { name = candidate; next }
-    /Time \(wall clock\)/ && name != "" {
-        n = split($0, cells, "│")
-        unit = cells[2]; sub(/.*\(/, "", unit); sub(/\).*/, "", unit)
-        p50 = cells[5]; gsub(/ /, "", p50)
-        time[name] = p50; units[name] = unit; order[++count] = name
-        name = ""
-    }
-    END {
-        if (count == 0) exit
-        # Size pairs (ParsingBenchmarks): each "<name>, 1 MiB" against "<name>, 64 KiB" (goal: at most 20x).
-        for (i = 1; i <= count; i++) {
-            large = order[i]
-            if (large !~ /, 1 MiB$/) continue
-            small = large; sub(/, 1 MiB$/, ", 64 KiB", small)
-            if (!(small in time) || time[small] <= 0) continue
-            if (!printedSizes) { print ""; print "Median time of the 1 MiB input against the 64 KiB one (16x is linear; the goal is at most 20x):"; printedSizes = 1 }
-            a = time[large] * nanoseconds(units[large]); b = time[small] * nanoseconds(units[small])
-            base = large; sub(/, 1 MiB$/, "", base)
-            printf "  %s: %s %s vs %s %s -> %.1fx\n", base, time[large], units[large], time[small], units[small], a / b
-        }
-        # Scale pairs (PageBenchmarks): each "<name> (10,000 …)" against "<name> (100 …)" (flat is 1x).
-        for (i = 1; i <= count; i++) {
-            large = order[i]
-            if (large !~ / \(10,000 [a-z]+\)$/) continue
-            small = large; sub(/ \(10,000 /, " (100 ", small)
-            if (!(small in time) || time[small] <= 0) continue
-            if (!printedScale) { print ""; print "Median time at 10,000 items against 100 (1x is flat; 100x is linear):"; printedScale = 1 }
-            a = time[large] * nanoseconds(units[large]); b = time[small] * nanoseconds(units[small])
-            base = large; sub(/ \(10,000 [a-z]+\)$/, "", base)
-            printf "  %s: %s %s vs %s %s -> %.2fx\n", base, time[large], units[large], time[small], units[small], a / b
-        }
-        print ""
-        print "Median wall clock per iteration (p50), OpenHealthKit against its ceiling:"
-        for (i = 1; i <= count; i++) {
-            store = order[i]
-            if (store ~ /\((ceiling|floor): /) continue
-            base = store; sub(/ \([^(]*\)$/, "", base)
-            for (j = 1; j <= count; j++) {
-                ceiling = order[j]
-                if ((index(ceiling, base " (ceiling: ") == 1 || index(ceiling, base " (floor: ") == 1) && time[ceiling] > 0) {
-                    ours = time[store] * nanoseconds(units[store])
-                    theirs = time[ceiling] * nanoseconds(units[ceiling])
-                    if (ours <= 0 || theirs <= 0) continue
-                    label = store; if (index(label, base " ") == 1) label = substr(label, length(base) + 2)
-                    printf "  %s %s: %s %s vs %s %s -> %.2fx the ceiling time (%.2fx its throughput)\n",
-                        base, label, time[store], units[store], time[ceiling], units[ceiling],
-                        ours / theirs, theirs / ours
-                }
-            }
-        }
-    }
-' "$output"
+print_medians
 
 # The path a person runs: `health records import` of the same bundle with the release binary,
 # into a new store each time (process start, key creation and migration included), five runs.

@@ -16,6 +16,10 @@ import NIOCore
 //   wallet's token), for a wallet whose data others read 100 and 10,000 times; the log holds both
 //   wallets' entries. Before, the page read every entry of the log (the unpaged search, measured
 //   as the reference at 10,000).
+// - Sharing page with a wallet (`health ui` with a FhirBlocks wallet, `GET /sharing` over loopback
+//   HTTP with a session): the permissions, the newest 50 of others' actions and the audit log
+//   verified from the last verified checkpoint, on a server whose log holds 100 and 10,000 reads of
+//   the wallet's data by an app (one server per size).
 // - `Patient/$everything` through HTTP (`GET /fhir/Patient/{id}/$everything?_count=50`, the
 //   patient's own token): the first page and a page from the middle (`_cursor`), of compartments
 //   of 100 and of 10,000 resources on the same server; beside them the store's page alone
@@ -30,6 +34,7 @@ let benchmarks: @Sendable () -> Void = {
                                                 maxDuration: .seconds(5), maxIterations: 300, thresholds: pageThresholds)
     cardPageBenchmarks(configuration)
     auditPageBenchmarks(configuration)
+    walletPageBenchmarks(configuration)
     everythingPageBenchmarks(configuration)
 }
 
