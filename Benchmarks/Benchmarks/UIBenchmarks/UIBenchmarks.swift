@@ -59,6 +59,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     minuteYearBenchmarks()
+    newestSampleBenchmark()
 }
 
 /// The Summary (year) and Today pages over a year of minute-level data, in process and through
@@ -118,6 +119,26 @@ func minuteYearBenchmarks() {
         }
     } setup: {
         try await TodayStatistics.make()
+    }
+}
+
+/// One part of both pages' reads, measured alone (no ceiling; its median says what it adds to a
+/// page): the newest sample of every sample type the store knows (`HKObjectType.allSampleTypes`,
+/// one sorted query with limit 1 per type), as `StoreCatalog.newestSamples` reads it for the
+/// Summary's latest values and the Today page's trends.
+func newestSampleBenchmark() {
+    Benchmark("Newest sample of every sample type, one query per type, a year of minute-level data") { benchmark, fixture in
+        for _ in benchmark.scaledIterations {
+            var found = 0
+            for type in HKObjectType.allSampleTypes {
+                let newest = HKSampleQueryDescriptor(predicates: [.sample(type: type)],
+                                                     sortDescriptors: [SortDescriptor(\HKSample.startDate, order: .reverse)], limit: 1)
+                found += try await newest.result(for: fixture.store).count
+            }
+            blackHole(found)
+        }
+    } setup: {
+        try await MinuteYear.fixture()
     }
 }
 
