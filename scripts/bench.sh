@@ -26,7 +26,7 @@
 #                                         # server on loopback, against fetching and saving the same (SyncBenchmarks)
 #   scripts/bench.sh ui                   # `health ui`'s pages vs the statistics queries they need, same run (UIBenchmarks):
 #                                         # the Summary for a year of demo data; the year Summary and Today over a
-#                                         # year of minute-level data (1,170,000 samples, made once and kept in
+#                                         # year of minute-level data (1,174,030 samples, made once and kept in
 #                                         # $TMPDIR/openhealthkit-bench-ui-minute-year-v1, or OPENHEALTHKIT_UI_BENCH_STORE),
 #                                         # in process and through HTTP (goal: at most 2x the queries)
 #   scripts/bench.sh pages                # each page a person waits on at 100 and at 10,000 items (PageBenchmarks):
@@ -55,8 +55,8 @@
 # and page benchmarks allow a 25 % fall of the median); a benchmark without them gets ordo-one/benchmark's
 # default (5 % at p25, p50 and p75). A baseline is the machine's it was measured on: store it
 # again (--update-baseline) on another machine, or after a change that is meant to cost time,
-# and commit it with the change. Only the page benchmarks have a stored baseline so far
-# (`--check pages`); `--check` without a suite (the store) says that none is stored.
+# and commit it with the change. The store, UI and page benchmarks have stored baselines
+# (`--check`, `--check ui`, `--check pages`); a suite without one says so.
 #
 # The first run builds the benchmark package in release mode (several minutes on 2 cores);
 # the store run takes about 8 minutes, the cards run about 3. Not part of CI.
