@@ -8,7 +8,8 @@ import Synchronization
 /// Stores an Apple Health export's clinical records (`clinical-records/*.json`) through
 /// HealthRecords' `HealthRecordImporter`, exactly as `health records import` stores a resource:
 /// validated, filed by clinical type, and replacing the record of the same provider, resource
-/// type and id, so that importing the export again duplicates nothing.
+/// type and id, so that importing the export again duplicates nothing: a record already stored
+/// with the same content is reported as already in the store, not stored again.
 ///
 /// The FHIR version is the `ClinicalRecord` element's `fhirVersion` when the export has one;
 /// otherwise the resource is read as R4, then as DSTU2 (Apple's Argonaut records) if R4 refuses it.
@@ -42,7 +43,7 @@ public struct AppleHealthClinicalRecordImporter: AppleHealthClinicalRecordImport
 
     /// Imports one file's resource.
     public func importClinicalRecord(_ bytes: [UInt8], file: AppleHealthClinicalRecordFile) async throws
-        -> (stored: [String], notStored: [String]) {
+        -> (stored: [String], alreadyStored: [String], notStored: [String]) {
         // Exports hold FHIR resources, never cards: no issuer is trusted.
         let verifier = SHCVerifier(resolver: StaticKeyResolver([:]), now: now)
         let versions: [HKFHIRVersion]
@@ -62,9 +63,9 @@ public struct AppleHealthClinicalRecordImporter: AppleHealthClinicalRecordImport
             if !report.otherPeople.isEmpty {
                 let reasons = report.refusals.flatMap(\.reasons).map { "\(file.name): \($0)" }
                 refusals.lines.withLock { $0 += reasons }
-                return ([], ["the patient is not the store's owner"])
+                return ([], [], ["the patient is not the store's owner"])
             }
-            if !report.stored.isEmpty || report.refusals.isEmpty { break }
+            if !report.stored.isEmpty || !report.alreadyStored.isEmpty || report.refusals.isEmpty { break }
         }
         var notStored: [String] = []
         if !last.unreadable.isEmpty { notStored.append("unreadable resource") }
@@ -72,7 +73,8 @@ public struct AppleHealthClinicalRecordImporter: AppleHealthClinicalRecordImport
         for (resourceType, count) in last.skipped {
             notStored += Array(repeating: "\(resourceType) is not a clinical record", count: count)
         }
-        return (last.stored.map { $0.sampleType.identifier }, notStored)
+        let alreadyStored = last.alreadyStored.sorted { $0.key < $1.key }.flatMap { Array(repeating: $0.key, count: $0.value) }
+        return (last.stored.map { $0.sampleType.identifier }, alreadyStored, notStored)
     }
 }
 

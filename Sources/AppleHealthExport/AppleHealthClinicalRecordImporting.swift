@@ -7,10 +7,11 @@ import Foundation
 /// this module does not depend on the FHIR models.
 public protocol AppleHealthClinicalRecordImporting: Sendable {
     /// Imports one file's resource, replacing a record imported before from the same resource.
-    /// - Returns: the clinical type identifiers of the records stored, and the reasons for what
-    ///   was not stored (without values from the file).
+    /// - Returns: the clinical type identifiers of the records stored, those of the records the
+    ///   store already had with the same content (an export imported again), and the reasons for
+    ///   what was not stored (without values from the file).
     func importClinicalRecord(_ bytes: [UInt8], file: AppleHealthClinicalRecordFile) async throws
-        -> (stored: [String], notStored: [String])
+        -> (stored: [String], alreadyStored: [String], notStored: [String])
 }
 
 /// A clinical record file of an export, with what the export's `ClinicalRecord` element says

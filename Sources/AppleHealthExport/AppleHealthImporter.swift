@@ -118,6 +118,7 @@ public struct AppleHealthImporter: Sendable {
             }
             let outcome = try await clinicalRecords.importClinicalRecord(bytes, file: file)
             for type in outcome.stored { report.imported[type, default: 0] += 1 }
+            for type in outcome.alreadyStored { report.alreadyStored[type, default: 0] += 1 }
             for reason in outcome.notStored { report.skip("clinical record not stored: \(ImportRun.label(reason))") }
         }
         if !described.isEmpty { report.skipped["ClinicalRecord without its resource file", default: 0] += described.count }
@@ -215,7 +216,8 @@ private struct ImportRun {
                 let date = String(format: "%04d-%02d-%02d", year, month, day)
                 guard date == expected.dateOfBirth else {
                     throw AppleHealthExportError(.otherPerson,
-                                                 "this export is of a person born \(date), but this store belongs to \(expected.owner): the import stopped there")
+                                                 "this export is of a person born \(date), but this store belongs to \(expected.owner): "
+                                                     + "the import stopped there")
                 }
                 meIsOwner = true
             }

@@ -20,8 +20,12 @@ public struct HealthRecordImportReport: Sendable {
         }
     }
 
-    /// The records stored, in input order.
+    /// The records stored, in input order (not those the store already had).
     public var stored: [HKSample] = []
+    /// Records the store already had from the same provider with the same content (an input
+    /// imported again), by clinical type identifier (and `HKVerifiableClinicalRecordTypeIdentifier`
+    /// for cards): not stored again.
+    public var alreadyStored: [String: Int] = [:]
     /// Resources that are not clinical records (Patient, Encounter…), counted by resource type.
     public var skipped: [String: Int] = [:]
     /// What was refused.
@@ -46,6 +50,24 @@ public struct HealthRecordImportReport: Sendable {
         var counts: [String: Int] = [:]
         for sample in stored { counts[sample.sampleType.identifier, default: 0] += 1 }
         return counts
+    }
+
+    /// All records the store already had.
+    public var alreadyStoredCount: Int { alreadyStored.values.reduce(0, +) }
+
+    /// Adds records a save was given: to ``stored``, or to ``alreadyStored`` for those the
+    /// store already had.
+    /// - Parameters:
+    ///   - records: The records given to the save.
+    ///   - counts: What the save reported.
+    public mutating func add(_ records: [HKSample], saved counts: HKSaveCounts) {
+        for record in records {
+            if counts.alreadyStoredObjects.contains(record.uuid) {
+                alreadyStored[record.sampleType.identifier, default: 0] += 1
+            } else {
+                stored.append(record)
+            }
+        }
     }
 
     /// Whether everything was stored.

@@ -79,8 +79,7 @@ public struct HealthRecordImporter: Sendable {
         let (slices, problems) = HealthRecordInput.ndjsonLines(bytes, firstLine: firstLine, validate: Self.validator(for: options.fhirVersion))
         guard checkPatients(in: slices, owner: await owner(), input: name, report: &report) else { return slices.count }
         let records = records(from: slices, problems: problems, input: name, report: &report)
-        try await save(records, sourceName: options.sourceName ?? "Health Records")
-        report.stored += records
+        try await save(records, sourceName: options.sourceName ?? "Health Records", into: &report)
         return slices.count
     }
 
@@ -146,15 +145,13 @@ public struct HealthRecordImporter: Sendable {
         case .records(let records, let sourceName):
             while done < records.count {
                 let batch = Array(records[done..<min(records.count, done &+ size)])
-                try await save(batch, sourceName: sourceName)
-                report.stored += batch
+                try await save(batch, sourceName: sourceName, into: &report)
                 done += batch.count
                 progress(done)
             }
         case .cards(let cards):
             for card in cards {
-                try await save([card.record], sourceName: card.sourceName)
-                report.stored.append(card.record)
+                try await save([card.record], sourceName: card.sourceName, into: &report)
                 done += 1
                 progress(done)
             }
@@ -313,11 +310,14 @@ public struct HealthRecordImporter: Sendable {
         return records
     }
 
-    private func save(_ records: [HKSample], sourceName: String) async throws {
+    /// Stores records and adds them to `report`: to `stored`, or, for those the store already
+    /// had with the same content (a re-import), to `alreadyStored`.
+    private func save(_ records: [HKSample], sourceName: String, into report: inout HealthRecordImportReport) async throws {
         guard !records.isEmpty else { return }
-        try await store.saveHealthRecords(records, source: Self.source(named: sourceName))
+        let counts = try await store.saveHealthRecords(records, source: Self.source(named: sourceName))
         // The medications the records name become tracked medications, once per concept.
         try await MedicationConcepts.track(records, in: store)
+        report.add(records, saved: counts)
     }
 
     /// The source records are stored under: the provider's name, and a bundle identifier made from it.

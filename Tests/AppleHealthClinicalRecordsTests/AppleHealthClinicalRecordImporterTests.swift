@@ -24,7 +24,7 @@ struct AppleHealthClinicalRecordImporterTests {
         "clinicalStatus":"active","verificationStatus":"confirmed","onsetDateTime":"2019-03-01"}
         """
 
-    @Test("clinical-records/*.json in export.zip are stored as clinical records, with the ClinicalRecord element's provider; a re-run replaces")
+    @Test("clinical-records/*.json in export.zip are stored with the ClinicalRecord element's provider; a re-run reports them already stored")
     func zip() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -54,7 +54,12 @@ struct AppleHealthClinicalRecordImporterTests {
         #expect(condition.fhirResource?.fhirVersion.fhirRelease == .dstu2)
         #expect(condition.sourceRevision.source.name == "Health Records")
 
-        _ = try await importer.importExport(at: zip, into: store)
+        // Imported again: 0 new, both records already in the store, not stored twice.
+        let again = try await importer.importExport(at: zip, into: store)
+        #expect(again.imported[HKClinicalTypeIdentifier.labResultRecord.rawValue] == nil)
+        #expect(again.imported[HKClinicalTypeIdentifier.conditionRecord.rawValue] == nil)
+        #expect(again.alreadyStored[HKClinicalTypeIdentifier.labResultRecord.rawValue] == 1)
+        #expect(again.alreadyStored[HKClinicalTypeIdentifier.conditionRecord.rawValue] == 1)
         #expect(try await Self.records(store, .labResultRecord).count == 1)
         #expect(try await Self.records(store, .conditionRecord).count == 1)
     }

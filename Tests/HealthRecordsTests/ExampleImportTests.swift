@@ -86,6 +86,30 @@ struct ExampleImportTests {
         #expect(count > 1_000)
     }
 
+    @Test("Synthea patients imported again: 0 stored, every record already in the store, nothing duplicated or replaced")
+    func syntheaReimport() async throws {
+        let test = TestStore()
+        let importer = HealthRecordImporter(store: test.owner, verifier: try TestIssuer().verifier,
+                                            options: .init(fhirVersion: .primaryR4(), now: Date(timeIntervalSinceReferenceDate: 790_000_000)))
+        let files = Array(SharedData.exampleFiles("synthea-r4").prefix(3))
+        var first = HealthRecordImportReport()
+        for file in files { try await importer.importInput(try SharedData.example("synthea-r4", file), named: file, into: &first) }
+        #expect(first.stored.count > 100)
+        #expect(first.alreadyStored.isEmpty)
+        let anchor = try await HKAnchoredObjectQueryDescriptor(predicates: HKObjectType.allClinicalTypes.map { .clinicalRecord(type: $0) },
+                                                               anchor: nil).result(for: test.owner).newAnchor
+
+        var again = HealthRecordImportReport()
+        for file in files { try await importer.importInput(try SharedData.example("synthea-r4", file), named: file, into: &again) }
+        #expect(again.stored.isEmpty)
+        #expect(again.alreadyStored == first.storedByType)
+        #expect(again.alreadyStoredCount == first.stored.count)
+        // Nothing was written: no record added, none replaced (a replacement leaves a deleted object).
+        let changes = try await HKAnchoredObjectQueryDescriptor(predicates: HKObjectType.allClinicalTypes.map { .clinicalRecord(type: $0) },
+                                                                anchor: anchor).result(for: test.owner)
+        #expect(changes.addedSamples.isEmpty && changes.deletedObjects.isEmpty)
+    }
+
     @Test("DSTU2 spec examples import as DSTU2, each valid by the DSTU2 definitions (ModelsDSTU2)")
     func dstu2() async throws {
         let count = try await importAndCheck(folder: "dstu2-spec", files: SharedData.exampleFiles("dstu2-spec"), version: .primaryDSTU2())

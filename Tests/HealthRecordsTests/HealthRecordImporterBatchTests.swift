@@ -43,10 +43,11 @@ struct HealthRecordImporterBatchTests {
         #expect(report.stored.count == 30)
         #expect(try await Self.labRecords(in: test.owner) == 30)
 
-        // The same input again replaces, as importInput does: still 30.
+        // The same input again stores nothing: every record is already in the store; still 30.
         var again = HealthRecordImportReport()
         try await importer.importInput(Self.bundle(count: 30), named: "labs.json", into: &again)
-        #expect(again.stored.count == 30)
+        #expect(again.stored.isEmpty)
+        #expect(again.alreadyStored == [HKClinicalTypeIdentifier.labResultRecord.rawValue: 30])
         #expect(try await Self.labRecords(in: test.owner) == 30)
     }
 

@@ -161,9 +161,11 @@ public final class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     }
 
     /// Adds events (pauses, resumes, laps, segments, markers), as HealthKit's `addWorkoutEvents(_:completion:)`.
+    /// Each event's metadata is saved with the workout and reads back on its `workoutEvents`.
     /// - Parameter workoutEvents: The events.
-    /// - Throws: `errorInvalidArgument` for a finished builder.
+    /// - Throws: `errorInvalidArgument` for a finished builder or an event's metadata HealthKit does not accept.
     public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws {
+        for event in workoutEvents { _ = try event.metadata.map(MetadataCodec.values) }
         try lock.withLock {
             guard state == .new || state == .collecting || state == .ended else {
                 throw HKError(.errorInvalidArgument, "the workout builder was finished or discarded")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The key path of a workout effort relationship in predicates (HealthKit's
 /// `HKPredicateKeyPathWorkoutEffortRelationship`).
@@ -136,6 +137,72 @@ public struct HKWorkoutEffortRelationshipQueryDescriptor: Sendable {
     public func result(for healthStore: HKHealthStore) async throws -> Result {
         let (relationships, anchor) = try await WorkoutEffortRead.run(store: healthStore, predicate: predicate, anchor: anchor, options: option)
         return Result(relationships: relationships, newAnchor: anchor)
+    }
+
+    /// The sequence ``results(for:)`` returns (HealthKit's
+    /// `HKWorkoutEffortRelationshipQueryDescriptor.Results`): one ``Result`` at a time.
+    public typealias Results = QueryDescriptorResults<Result>
+
+    /// The relationships made since ``anchor``, then those made later, each with the
+    /// anchor to continue from, until the consumer stops iterating (or its task is cancelled).
+    /// - Parameter healthStore: The store to read.
+    /// - Returns: The sequence of results; a read that fails ends it with the error.
+    public func results(for healthStore: HKHealthStore) -> Results {
+        let predicate = UncheckedPredicate(predicate)
+        let (anchor, option) = (anchor, option)
+        return Results(stream: AsyncThrowingStream { continuation in
+            let query = WorkoutEffortUpdatesQuery(predicate: predicate.value, anchor: anchor, options: option) { result in
+                switch result {
+                case .success(let delivered): continuation.yield(delivered)
+                case .failure(let error): continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in healthStore.stop(query) }
+            healthStore.execute(query)
+        })
+    }
+}
+
+/// The long-running query behind ``HKWorkoutEffortRelationshipQueryDescriptor/results(for:)``:
+/// delivers the relationships since the anchor, then, after each change to workouts or their
+/// relationships, what changed since the last delivery (an update that finds nothing new is
+/// not delivered).
+final class WorkoutEffortUpdatesQuery: HKQuery, @unchecked Sendable {
+    private let anchor: Mutex<HKQueryAnchor?>
+    private let options: HKWorkoutEffortRelationshipQueryOptions
+    private let deliver: @Sendable (Result<HKWorkoutEffortRelationshipQueryDescriptor.Result, any Error>) -> Void
+
+    init(predicate: NSPredicate?, anchor: HKQueryAnchor?, options: HKWorkoutEffortRelationshipQueryOptions,
+         deliver: @escaping @Sendable (Result<HKWorkoutEffortRelationshipQueryDescriptor.Result, any Error>) -> Void) {
+        self.anchor = Mutex(anchor)
+        self.options = options
+        self.deliver = deliver
+        super.init(objectType: HKObjectType.workoutType(), predicate: predicate)
+    }
+
+    override func start(in store: HKHealthStore) async {
+        await listen(to: store) { [self] in
+            await read(store, first: true)
+        }
+    }
+
+    override func storeDidChange(_ changes: StoreChangeSet, in store: HKHealthStore) async {
+        guard changes.sourcesByType[HKWorkoutTypeIdentifier] != nil else { return }
+        await read(store, first: false)
+    }
+
+    /// Reads from the current anchor and delivers what it found (always the first time).
+    private func read(_ store: HKHealthStore, first: Bool) async {
+        do {
+            let from = anchor.withLock { $0 }
+            let (relationships, next) = try await WorkoutEffortRead.run(store: store, predicate: predicate, anchor: from, options: options)
+            anchor.withLock { $0 = next }
+            guard !lifecycle.isStopped, first || !relationships.isEmpty else { return }
+            deliver(.success(HKWorkoutEffortRelationshipQueryDescriptor.Result(relationships: relationships, newAnchor: next)))
+        } catch {
+            guard !lifecycle.isStopped else { return }
+            deliver(.failure(error))
+        }
     }
 }
 

@@ -103,7 +103,7 @@ struct WorkoutActivityRecord: Codable, Sendable {
         duration = activity.duration
         let values = try activity.metadata.map(MetadataCodec.values) ?? [:]
         metadata = values.isEmpty ? nil : try MetadataCodec.encode(values)
-        events = activity.workoutEvents.isEmpty ? nil : activity.workoutEvents.map(WorkoutExtra.Event.init)
+        events = activity.workoutEvents.isEmpty ? nil : try activity.workoutEvents.map(WorkoutExtra.Event.init)
         statistics = WorkoutStatisticsRecord.records(activity.allStatistics)
     }
 
@@ -124,17 +124,22 @@ struct WorkoutActivityRecord: Codable, Sendable {
 }
 
 extension WorkoutExtra.Event {
-    init(_ event: HKWorkoutEvent) {
+    /// The record of `event`, its metadata included.
+    /// - Throws: `errorInvalidArgument` for metadata HealthKit does not accept.
+    init(_ event: HKWorkoutEvent) throws {
+        let values = try event.metadata.map(MetadataCodec.values) ?? [:]
         self.init(type: event.type.rawValue, start: event.dateInterval.start.timeIntervalSinceReferenceDate,
-                  end: event.dateInterval.end.timeIntervalSinceReferenceDate)
+                  end: event.dateInterval.end.timeIntervalSinceReferenceDate,
+                  metadata: values.isEmpty ? nil : try MetadataCodec.encode(values))
     }
 
-    /// The event, or nil when the record is damaged.
+    /// The event, or nil when the record is damaged (unreadable metadata reads as none).
     var event: HKWorkoutEvent? {
         guard let type = HKWorkoutEventType(rawValue: type), start.isFinite, end.isFinite, end >= start else { return nil }
+        let metadata = metadata.flatMap { try? MetadataCodec.decode($0) }.map { $0.mapValues(\.anyValue) }
         return HKWorkoutEvent(type: type, dateInterval: DateInterval(start: Date(timeIntervalSinceReferenceDate: start),
                                                                      end: Date(timeIntervalSinceReferenceDate: end)),
-                              metadata: nil)
+                              metadata: metadata)
     }
 }
 

@@ -15,6 +15,20 @@ enum ElectrocardiogramMatch: Sendable {
     }
 }
 
+/// The key path of an electrocardiogram's average heart rate in predicate format strings
+/// (HealthKit's `HKPredicateKeyPathAverageHeartRate`, iOS 14): `HKElectrocardiogram.averageHeartRate`.
+///
+/// swift-corelibs-foundation cannot parse predicate format strings (`NSPredicate(format:)`), so on
+/// this platform the key paths name what the electrocardiogram predicates match; filter with
+/// `HKQuery.predicateForElectrocardiograms(classification:)` and `(symptomsStatus:)`.
+public let HKPredicateKeyPathAverageHeartRate = "averageHeartRate"
+/// The key path of an electrocardiogram's classification in predicate format strings (HealthKit's
+/// `HKPredicateKeyPathECGClassification`, iOS 14): what `predicateForElectrocardiograms(classification:)` matches.
+public let HKPredicateKeyPathECGClassification = "classification"
+/// The key path of an electrocardiogram's symptoms status in predicate format strings (HealthKit's
+/// `HKPredicateKeyPathECGSymptomsStatus`, iOS 14): what `predicateForElectrocardiograms(symptomsStatus:)` matches.
+public let HKPredicateKeyPathECGSymptomsStatus = "symptomsStatus"
+
 extension HKQuery {
     /// Matches electrocardiograms with one classification, as HealthKit's
     /// `predicateForElectrocardiograms(classification:)`.

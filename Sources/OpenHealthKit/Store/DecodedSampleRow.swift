@@ -148,12 +148,7 @@ struct DecodedSampleRow {
                 distance: extra.distanceMeters.map { HKQuantity(unit: .meter(), doubleValue: $0) },
                 swimmingStrokeCount: extra.swimmingStrokes.map { HKQuantity(unit: .count(), doubleValue: $0) },
                 flightsClimbed: extra.flightsClimbed.map { HKQuantity(unit: .count(), doubleValue: $0) })
-            let events = extra.events?.compactMap { event -> HKWorkoutEvent? in
-                guard let type = HKWorkoutEventType(rawValue: event.type), event.start.isFinite, event.end >= event.start else { return nil }
-                return HKWorkoutEvent(type: type, dateInterval: DateInterval(start: Date(timeIntervalSinceReferenceDate: event.start),
-                                                                             end: Date(timeIntervalSinceReferenceDate: event.end)),
-                                      metadata: nil)
-            }
+            let events = extra.events?.compactMap(\.event)
             let workout = HKWorkout(activityType: activity, start: start, end: end, duration: extra.duration, totals: totals, events: events,
                                     uuid: uuid, sourceRevision: revision, device: device, metadata: metadata)
             workout.storedActivities = (extra.activities ?? []).compactMap(\.activity)

@@ -7,16 +7,26 @@ extension HKHealthStore {
     ///
     /// A clinical record replaces the stored record of the same source, resource type and
     /// resource id, and a verifiable record the stored record of the same card, leaving a
-    /// deleted object for anchored queries: importing again duplicates nothing. All records are
-    /// stored, or none.
+    /// deleted object for anchored queries: importing again duplicates nothing. A record the
+    /// store already has with the same dates and content is not stored again: it is counted as
+    /// already stored (its UUID in `alreadyStoredObjects`), so a re-import reports 0 stored.
+    /// All records are stored, or none.
+    /// - Parameters:
+    ///   - records: The clinical and verifiable records.
+    ///   - source: The provider they come from.
+    /// - Returns: What was stored, already in the store, and replaced, by type identifier.
     /// - Throws: `errorAuthorizationDenied` for an app; `errorInvalidArgument` for other samples.
-    public func saveHealthRecords(_ records: [HKSample], source: HKSource) async throws {
+    @discardableResult
+    public func saveHealthRecords(_ records: [HKSample], source: HKSource) async throws -> HKSaveCounts {
         try await storeHealthRecords(records, source: source, connection: nil)
     }
 
     /// Saves health records and, in the same transaction, deletes the verifiable records
     /// `deleting` names and saves a connection's state (nil: none).
-    func storeHealthRecords(_ records: [HKSample], source: HKSource, deleting: [UUID] = [], connection: HKHealthRecordsConnection?) async throws {
+    /// - Returns: What the save stored and found already stored.
+    @discardableResult
+    func storeHealthRecords(_ records: [HKSample], source: HKSource, deleting: [UUID] = [],
+                            connection: HKHealthRecordsConnection?) async throws -> HKSaveCounts {
         guard engine.isOwner else { throw HKError(.errorAuthorizationDenied, "only the store's owner can save health records") }
         guard records.allSatisfy({ $0 is HKClinicalRecord || $0 is HKVerifiableClinicalRecord }) else {
             throw HKError(.errorInvalidArgument, "saveHealthRecords takes clinical and verifiable records only")
@@ -24,7 +34,7 @@ extension HKHealthStore {
         let database = try await engine.databaseAsync()
         guard !records.isEmpty || !deleting.isEmpty else {
             if let connection { try await database.saveConnection(connection) }
-            return
+            return HKSaveCounts()
         }
         let preparer = SamplePreparer(cipher: database.cipher, bundleIdentifier: source.bundleIdentifier)
         let prepared = try records.map(preparer.prepare)
@@ -35,6 +45,7 @@ extension HKHealthStore {
         let changes = try await database.insert(prepared, revision: SourceRevisionRecord(HKSourceRevision(source: source, version: nil)),
                                             deletingVerifiableRecords: deleting, alsoWrite: alsoWrite)
         notify(changes)
+        return changes.saveCounts
     }
 
     /// Every recorded execution of a verifiable-record query by an app, oldest first

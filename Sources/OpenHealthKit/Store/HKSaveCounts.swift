@@ -16,6 +16,11 @@ public struct HKSaveCounts: Sendable, Equatable {
     /// Of the stored objects, those that replaced an older version of themselves, by type identifier.
     public var replaced: [String: Int] = [:]
 
+    /// The objects given to this save that the store already had, by UUID, for the objects it
+    /// compares by content: health records (``HKHealthStore/saveHealthRecords(_:source:)``) and
+    /// activity summaries. Empty for other samples, which are counted only.
+    public var alreadyStoredObjects: Set<UUID> = []
+
     /// Creates empty counts.
     public init() {}
 
@@ -32,6 +37,7 @@ public struct HKSaveCounts: Sendable, Equatable {
         for (type, count) in other.stored { stored[type, default: 0] += count }
         for (type, count) in other.alreadyStored { alreadyStored[type, default: 0] += count }
         for (type, count) in other.replaced { replaced[type, default: 0] += count }
+        alreadyStoredObjects.formUnion(other.alreadyStoredObjects)
     }
 }
 
@@ -55,6 +61,12 @@ struct SaveCounter: Sendable {
     mutating func alreadyStored(_ sample: PreparedSample) {
         counts.alreadyStored[sample.type, default: 0] += 1
         for member in sample.members { alreadyStored(member) }
+    }
+
+    /// A top-level object compared by content that the store already had (its UUID is kept).
+    mutating func alreadyStoredObject(_ sample: PreparedSample) {
+        alreadyStored(sample)
+        counts.alreadyStoredObjects.insert(sample.uuid)
     }
 
     /// A top-level sample that replaced an older version of itself.

@@ -98,7 +98,7 @@ extension HealthDatabase {
                         let rows = try Row.fetchAll(replaceLookup, arguments: [syncHash, sample.kind.rawValue])
                         // A content version (an activity summary's) equal to the stored one's: the same object, already stored.
                         if let version = sample.syncVersion, rows.contains(where: { ($0[1] as Int64?) == version }) {
-                            counter.alreadyStored(sample)
+                            counter.alreadyStoredObject(sample)
                             continue
                         }
                         if !rows.isEmpty { counter.replaced(sample.type) }

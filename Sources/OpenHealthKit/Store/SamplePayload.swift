@@ -114,6 +114,9 @@ struct WorkoutExtra: Codable {
         var type: Int
         var start: Double
         var end: Double
+        /// The event's metadata in ``MetadataCodec``'s encoding (absent in details stored before
+        /// events kept theirs, and for an event without metadata).
+        var metadata: Data?
     }
 }
 

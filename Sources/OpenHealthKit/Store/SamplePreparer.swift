@@ -57,7 +57,8 @@ struct SamplePreparer {
             }
             guard type.is(compatibleWith: quantitySample.quantity.storedUnit) else {
                 throw HKError(.errorInvalidArgument,
-                              "\(type.identifier): unit \(quantitySample.quantity.storedUnit.unitString) is not compatible with \(type.canonicalUnit.unitString)")
+                              "\(type.identifier): unit \(quantitySample.quantity.storedUnit.unitString) "
+                                + "is not compatible with \(type.canonicalUnit.unitString)")
             }
             guard let value = try? quantitySample.quantity.value(in: type.canonicalUnit), value.isFinite else {
                 throw HKError(.errorInvalidArgument, "\(type.identifier): the quantity is not finite in \(type.canonicalUnit.unitString)")
@@ -111,11 +112,8 @@ struct SamplePreparer {
             guard workout.duration >= 0, workout.duration.isFinite else {
                 throw HKError(.errorInvalidArgument, "a workout's duration must be zero or more")
             }
-            let events = workout.workoutEvents?.map { event -> WorkoutExtra.Event in
-                // DateInterval guarantees end >= start, so events read back are valid too.
-                WorkoutExtra.Event(type: event.type.rawValue, start: event.dateInterval.start.timeIntervalSinceReferenceDate,
-                                   end: event.dateInterval.end.timeIntervalSinceReferenceDate)
-            }
+            // DateInterval guarantees end >= start, so events read back are valid too.
+            let events = try workout.workoutEvents?.map(WorkoutExtra.Event.init)
             let extra = WorkoutExtra(duration: workout.duration,
                                      energyKilocalories: try total(workout.totalEnergyBurned, .kilocalorie(), "energy"),
                                      distanceMeters: try total(workout.totalDistance, .meter(), "distance"),
@@ -217,6 +215,15 @@ struct SamplePreparer {
             healthRecordKey = cipher.indexHash("card", String(decoding: record.dataRepresentation, as: UTF8.self))
         default:
             throw HKError(.errorInvalidArgument, "\(sample.sampleType.identifier) samples cannot be saved")
+        }
+
+        if kind == .clinicalRecord || kind == .verifiableRecord {
+            // A health record saved again with the same dates and content (a re-import) is
+            // already in the store, not a replacement of itself.
+            contentVersion = cipher.indexHash("record-content", bundleIdentifier, "\(kind.rawValue)",
+                                              sample.sampleType.identifier, String(start.bitPattern), String(end.bitPattern),
+                                              Data(payload.encodedBytes()).base64EncodedString())
+                .prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         }
 
         var syncHash: Data?
