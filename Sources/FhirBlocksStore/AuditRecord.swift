@@ -6,7 +6,7 @@ public struct AuditRecord: Sendable, Hashable {
     public var index: Int
     /// The leaf hash stored with it.
     public var leafHash: MerkleHash
-    /// The entry's canonical bytes (``AuditEntry/canonicalBytes``).
+    /// The entry's canonical bytes (`AuditEntry.canonicalBytes`).
     public var canonicalBytes: [UInt8]
 
     /// Creates a record.

@@ -26,7 +26,7 @@ public struct FHIRResourceRecord: Sendable, Hashable {
     }
 }
 
-/// Who wrote one version of a stored resource (``TrustStore/resourceWriters(patient:type:)``).
+/// Who wrote one version of a stored resource (``ResourceStore/resourceWriters(patient:type:)``).
 public struct FHIRResourceWriter: Sendable, Hashable {
     /// The version written.
     public var versionID: Int
@@ -47,7 +47,7 @@ public struct FHIRResourceWrite: Sendable, Hashable {
     /// The record to write; its `versionID` must be the previous version + 1 (1 for a create).
     public var record: FHIRResourceRecord
     /// The identity (the token's client) that wrote this version, kept with it (see
-    /// ``TrustStore/resourceWriters(patient:type:)``): a health card issuer signs only what
+    /// ``ResourceStore/resourceWriters(patient:type:)``): a health card issuer signs only what
     /// its listed sources wrote. Nil: no writer is recorded for this version.
     public var writer: CsiGuid?
 

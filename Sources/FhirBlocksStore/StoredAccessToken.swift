@@ -42,7 +42,7 @@ public struct StoredAccessToken: Sendable, Hashable {
                   permissionIDs: token.permissionIDs, issuedAt: token.issuedAt, expiresAt: token.expiresAt)
     }
 
-    /// The token's claims as the core's ``AccessToken`` (with `token` set to the presented one).
+    /// The token's claims as the core's `AccessToken` (with `token` set to the presented one).
     public func accessToken(presented token: String) -> AccessToken {
         AccessToken(token: token, id: id, client: client, patient: patient, scope: scope, permissionIDs: permissionIDs,
                     issuedAt: issuedAt, expiresAt: expiresAt)

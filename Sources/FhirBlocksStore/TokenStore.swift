@@ -6,7 +6,7 @@ import FhirBlocks
 public protocol TokenStore: Sendable {
     // MARK: Tokens
 
-    /// The token whose SHA-256 is `hash` (``AccessToken/hash(of:)``), if any.
+    /// The token whose SHA-256 is `hash` (`AccessToken.hash(of:)`), if any.
     func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken?
 
     // MARK: SMART app launch

@@ -1,6 +1,6 @@
 import FhirBlocks
 
-/// The writes of one request, applied by ``TrustStore/commit(_:)`` in one transaction.
+/// The writes of one request, applied by ``LedgerStore/commit(_:)`` in one transaction.
 public struct TrustChange: Sendable {
     /// GUIDs handed out by `util/getGloballyUniqueIdentifier`.
     public var issuedGuids: [IssuedGuid] = []
@@ -49,7 +49,7 @@ public struct TrustChange: Sendable {
 
     /// Whether the change moves the permission ledger (a registration, a permission, a
     /// revocation, or an access token revoked): committing it raises
-    /// ``TrustStore/ledgerVersion()``, so servers that keep tokens in memory drop them too.
+    /// ``LedgerStore/ledgerVersion()``, so servers that keep tokens in memory drop them too.
     public var changesLedger: Bool {
         !registrations.isEmpty || !permissions.isEmpty || !revocations.isEmpty || !revokedTokenHashes.isEmpty
     }
@@ -103,7 +103,7 @@ public struct PermissionRevocation: Sendable, Hashable {
 public struct PendingAuditEntry: Sendable, Hashable {
     /// The entry (its canonical bytes are stored and hashed).
     public let entry: AuditEntry
-    /// The entry's canonical bytes (``FhirBlocks/AuditEntry/canonicalBytes``), serialized once
+    /// The entry's canonical bytes (`AuditEntry.canonicalBytes`), serialized once
     /// when the pending entry is made: the store keeps them and the server's leaf cache hashes
     /// the same bytes.
     public let canonicalBytes: [UInt8]

@@ -90,7 +90,7 @@ public enum SQLDialect: Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// A search probe's `param` column: on PostgreSQL an expression (``opaque(_:text:)``), so
+    /// A search probe's `param` column: on PostgreSQL an expression (`opaque(_:text:)`), so
     /// that only `(patient, type, id)` are index columns there and its planner, without
     /// statistics, cannot prefer the value index (`patient, type, param`, …) with `id` as a
     /// filter inside it; the column on SQLite, whose planner takes the index with the most

@@ -7,7 +7,7 @@
 /// one each store created before it was written once (`TrustSchemaTests`,
 /// `PostgresSchemaTests`).
 ///
-/// Times are 64-bit milliseconds since 1970 (``FhirBlocks/Timestamp``). On PostgreSQL,
+/// Times are 64-bit milliseconds since 1970 (`Timestamp`). On PostgreSQL,
 /// identifiers are `text` and are sorted with `COLLATE "C"` (byte order, as SQLite's) wherever
 /// an order is promised.
 public enum TrustSchema {

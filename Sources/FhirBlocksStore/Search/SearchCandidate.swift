@@ -18,7 +18,7 @@ public struct SearchCandidate: Sendable, Hashable {
         self.security = security
     }
 
-    /// Its security labels, read exactly as ``FhirBlocks/SecurityLabels/init(resource:)`` reads
+    /// Its security labels, read exactly as `SecurityLabels.init(resource:)` reads
     /// the resource's own `meta.security`.
     public var labels: SecurityLabels {
         let codings: [JSONValue] = security.map { token in
@@ -32,7 +32,7 @@ public struct SearchCandidate: Sendable, Hashable {
         ])))
     }
 
-    /// Candidates from the rows of ``SearchSQL/candidates(patient:query:)`` and
+    /// Candidates from the rows of ``SearchSQL/candidates(patient:query:distinct:dialect:)`` and
     /// ``SearchSQL/securityLabels(patient:type:)``.
     public static func merge(_ rows: [(id: String, sortKey: Int64?)], labels: [(id: String, system: String, code: String)]) -> [SearchCandidate] {
         let byID = Dictionary(grouping: labels, by: \.id)

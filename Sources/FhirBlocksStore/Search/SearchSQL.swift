@@ -36,7 +36,7 @@ public enum SearchSQL {
     /// parameter (the `_resource` indexes): the work is proportional to the driving rows, never
     /// to their square. Their value columns are expressions (`+low`) so that no planner takes
     /// them from a value index, and on PostgreSQL (`dialect`) a probe stays a subplan
-    /// (``Dialect/probeEnd``).
+    /// (`Dialect.probeEnd`).
     public static func candidates(patient: String, query: SearchQuery, distinct: Bool = true, dialect: Dialect = .sqlite) -> Statement {
         let indexed = query.clauses.filter(\.isIndexed)
         func isNegative(_ clause: SearchClause) -> Bool {
@@ -76,7 +76,7 @@ public enum SearchSQL {
         }
         for clause in probes + indexed.filter(isNegative) {
             // A probe is one resource's rows of one parameter: its value columns are written as
-            // expressions (``Dialect/opaque(_:text:)``: the same value, but no index serves
+            // expressions (`Dialect.opaque(_:text:)`: the same value, but no index serves
             // it), so that no planner (SQLite has no statistics, PostgreSQL none on a table
             // just filled) takes it as a range of a value index over the whole compartment,
             // scanned again for each driving row.
@@ -115,7 +115,7 @@ public enum SearchSQL {
     }
 
     /// The database a statement is written for: the SQL is the same but for planner fences
-    /// (``SQLDialect/probeEnd``, ``SQLDialect/probeParameter``, ``SQLDialect/opaque(_:text:)``).
+    /// (`SQLDialect.probeEnd`, `SQLDialect.probeParameter`, `SQLDialect.opaque(_:text:)`).
     public typealias Dialect = SQLDialect
 
     private static func table(_ clause: SearchClause) -> String {
