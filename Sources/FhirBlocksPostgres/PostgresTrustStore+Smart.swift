@@ -44,9 +44,9 @@ extension PostgresTrustStore {
         }
     }
 
-    /// ``TrustSQL/useRefreshToken(hash:)`` (the row is locked, marked used and returned as it
+    /// `TrustSQL.useRefreshToken(hash:)` (the row is locked, marked used and returned as it
     /// was, to exactly one caller: a concurrent update waits for it, then finds `used` set), then,
-    /// when it marked nothing, the token as stored (``TrustSQL/refreshToken(hash:)``).
+    /// when it marked nothing, the token as stored (`TrustSQL.refreshToken(hash:)`).
     public func useRefreshToken(hash: String) async throws(TrustStoreError) -> StoredRefreshToken? {
         try await withConnection { connection, logger in
             let marked = try await connection.query(Self.query(TrustSQL.useRefreshToken(hash: hash)), logger: logger).collect()

@@ -33,8 +33,8 @@ extension SQLiteTrustStore {
         }
     }
 
-    /// ``TrustSQL/useRefreshToken(hash:)``, then, when it marked nothing, the token as stored
-    /// (``TrustSQL/refreshToken(hash:)``), in one write transaction: exactly one caller sees
+    /// `TrustSQL.useRefreshToken(hash:)`, then, when it marked nothing, the token as stored
+    /// (`TrustSQL.refreshToken(hash:)`), in one write transaction: exactly one caller sees
     /// `used == false`.
     public func useRefreshToken(hash: String) async throws(TrustStoreError) -> StoredRefreshToken? {
         try await write { db -> StoredRefreshToken? in
