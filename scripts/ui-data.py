@@ -93,16 +93,26 @@ with sync_playwright() as playwright:
     confirm["rowsRestored"] = page.locator("button.delete[aria-label^='Delete the sample']").count()
     report["delete"] = confirm
 
-    # 4. The Apple Health import: upload, the progress page (it reloads itself), the summary.
+    # 4. The Apple Health import: upload, the progress page (it reloads itself), the summary; then the same export again.
     page.goto(origin + "/import/apple-health")
     page.set_input_files("#export-file", export_zip)
     page.click("form[action='/import/apple-health'] button[type=submit]")
     job_url = page.url
     page.wait_for_selector("#summary-heading", timeout=180_000)
     report["import"] = {"jobURL": job_url, "url": page.url, "notice": text(page, ".notice"), "heading": text(page, "#summary-heading"), "reason": text(page, "main .card p.problem"),
+                        "headline": text(page, "p.import-headline"),
                         "rows": page.eval_on_selector_all("table.import-summary tbody tr",
                                                           "rows => rows.map(r => Array.from(r.cells).map(c => c.textContent.trim()))")}
     summary_url = page.url
+    # The same export again, from the summary's link: nothing new, all of it already in the store.
+    page.click("a[href='/import/apple-health']")
+    page.set_input_files("#export-file", export_zip)
+    page.click("form[action='/import/apple-health'] button[type=submit]")
+    again_job_url = page.url
+    page.wait_for_selector("#summary-heading", timeout=180_000)
+    report["importAgain"] = {"jobURL": again_job_url, "notice": text(page, ".notice"), "headline": text(page, "p.import-headline"),
+                             "rows": page.eval_on_selector_all("table.import-summary tbody tr",
+                                                               "rows => rows.map(r => Array.from(r.cells).map(c => c.textContent.trim()))")}
 
     # 5. The Medical ID: edit, save, reload.
     page.goto(origin + "/profile")

@@ -15,6 +15,11 @@ public struct HealthWebApp: Sendable {
     public let session: WebSession
     /// The largest request body accepted, in bytes.
     public let uploadLimit: Int
+    /// The largest Apple Health export accepted from the import page, in bytes (its body is
+    /// streamed to a temporary file, never held in memory).
+    public let importLimit: Int
+    /// The temporary files uploads are streamed to.
+    let uploads: TemporaryUploads
     /// Verifies cards (added ones, and stored ones again): its resolver, trust policy (the VCI
     /// directory that also names issuers) and limits; nil knows no issuer keys.
     public let verifier: SHCVerifier?
@@ -39,13 +44,16 @@ public struct HealthWebApp: Sendable {
     ///   - store: the store, opened as its owner.
     ///   - session: the session (default: a new one, with a fresh start secret).
     ///   - uploadLimit: the largest request body accepted (default 8 MB); larger ones are refused with 413.
+    ///   - importLimit: the largest Apple Health export the import page accepts (default 4 GiB),
+    ///     streamed to an owner-only temporary file beside the store's database (the system's
+    ///     temporary folder for a store in memory); larger ones are refused with 413.
     ///   - calendar: the calendar days and periods are counted in (default: the current one).
     ///   - clock: what "now" is (default: the system clock); periods end on its day.
     ///   - verifier: how cards are verified (`health ui` passes the one its `health shc verify`
     ///     options make); nil knows no issuer keys, so no card verifies.
     ///   - verifiesAsOfNow: check cards as of `clock` (default) rather than as of `verifier.now`.
     ///   - wallet: the person's FhirBlocks wallet (default: none; the Sharing page says how to connect one).
-    public init(store: HKHealthStore, session: WebSession = WebSession(), uploadLimit: Int = 8 << 20,
+    public init(store: HKHealthStore, session: WebSession = WebSession(), uploadLimit: Int = 8 << 20, importLimit: Int = 4 << 30,
                 calendar: Calendar = .current, clock: @escaping @Sendable () -> Date = { Date() },
                 verifier: SHCVerifier? = nil, verifiesAsOfNow: Bool = true, wallet: SharingWallet? = nil) throws {
         self.clock = clock
@@ -55,6 +63,8 @@ public struct HealthWebApp: Sendable {
         self.store = store
         self.session = session
         self.uploadLimit = uploadLimit
+        self.importLimit = importLimit
+        self.uploads = TemporaryUploads(folder: TemporaryUploads.folder(for: store))
         self.calendar = calendar
         self.pages = try PageRenderer()
     }
@@ -68,7 +78,8 @@ public struct HealthWebApp: Sendable {
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.middlewares.add(SessionMiddleware(session: session, pages: pages, uploadLimit: uploadLimit,
-                                                  hostCheck: HostCheck(listeningPort: listeningPort), uploadGate: uploadGate))
+                                                  hostCheck: HostCheck(listeningPort: listeningPort), uploadGate: uploadGate,
+                                                  streamedPaths: [Self.appleHealthImportPath]))
         router.get("/") { request, _ in
             // The Summary's old address (`/?period=…`) still leads to it.
             if let period = request.uri.queryParameters["period"] { return Self.redirect("/summary?period=\(Self.queryValue(String(period)))") }
@@ -168,8 +179,10 @@ public struct HealthWebApp: Sendable {
                            }, logger: logger)
     }
 
-    /// Serves until the task is cancelled or the process gets SIGINT or SIGTERM.
+    /// Serves until the task is cancelled or the process gets SIGINT or SIGTERM; then removes the
+    /// uploads' temporary files still there (of imports running or waiting).
     public func run(port: Int, logger: Logger = Logger(label: "health-ui"), onListening: @escaping @Sendable (Int) async -> Void) async throws {
+        defer { uploads.removeAll() }
         try await application(port: port, logger: logger, onListening: onListening).runService()
     }
 

@@ -2,6 +2,7 @@ import AppleHealthClinicalRecords
 import AppleHealthExport
 import ArgumentParser
 import Foundation
+import HealthPresentation
 import HealthRecords
 import OpenHealthKit
 
@@ -24,7 +25,8 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
             twice), workouts with their events and totals, the Me characteristics, and the clinical records of \
             clinical-records/. One person per store: an export whose Me date of birth is not the one of the store's \
             profile (`health profile`) is refused, and so is a clinical record whose Patient is someone else, with both \
-            people shown and exit status 1, unless --allow-other-person is given. Sources, versions, devices, metadata and dates with their offsets are kept. Elements \
+            people shown and exit status 1, unless --allow-other-person is given. Sources, versions, devices, metadata and dates with \
+            their offsets are kept. Elements \
             that are not imported are counted in the summary, beside what was stored and what the store already had (a second run of the \
             same import stores nothing and counts every sample as already in the store). Each batch is saved atomically; running the same import \
             again stores nothing twice, and an interrupted import resumes. On a terminal, a progress bar shows on \
@@ -98,24 +100,11 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
         }
     }
 
-    /// The summary's first lines: what was stored, what the store already had, by type in words.
+    /// The summary's first lines: what was stored, what the store already had, by type in words
+    /// (HealthPresentation's `ImportSummaryText`, which the web page's import shows too).
     static func summary(_ report: AppleHealthImportReport) -> [String] {
-        func samples(_ count: Int) -> String { "\(count) sample\(count == 1 ? "" : "s")" }
-        let batches = "\(report.batches) batch\(report.batches == 1 ? "" : "es")"
         // "Imported" counts what this run stored: what the store already had is counted apart.
-        var lines = ["Imported \(samples(report.importedCount)) in \(batches); \(report.alreadyStoredCount) already in the store; "
-                     + "\(report.skippedCount) not imported."]
-        if report.duplicates > 0 {
-            lines.append("Correlation members Apple also lists as records, imported once: \(report.duplicates).")
-        }
-        let types = Set(report.imported.keys).union(report.alreadyStored.keys)
-        let named = types.map { (name: HKObjectType.displayName(forIdentifier: $0), type: $0) }.sorted { ($0.name, $0.type) < ($1.name, $1.type) }
-        for (name, type) in named {
-            var parts: [String] = []
-            if let stored = report.imported[type], stored > 0 { parts.append("\(stored) stored") }
-            if let already = report.alreadyStored[type], already > 0 { parts.append("\(already) already in the store") }
-            if !parts.isEmpty { lines.append("  \(name): " + parts.joined(separator: ", ")) }
-        }
-        return lines
+        ImportSummaryText(stored: report.imported, alreadyStored: report.alreadyStored, notImported: report.skipped,
+                          batches: report.batches, duplicates: report.duplicates).lines
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import HealthWebApp
+@testable import HealthWebApp
 import OpenHealthKit
 import Testing
 
@@ -10,12 +10,19 @@ struct AppleHealthImportPageTests {
         <?xml version="1.0" encoding="UTF-8"?>
         <HealthData locale="en_US">
          <ExportDate value="2025-11-20 12:00:00 +0100"/>
-         <Me HKCharacteristicTypeIdentifierDateOfBirth="1984-02-29" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse="None"/>
-         <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Jane’s iPhone" sourceVersion="17.1" unit="lb" creationDate="2025-11-18 07:00:00 +0100" startDate="2025-11-18 07:00:00 +0100" endDate="2025-11-18 07:00:00 +0100" value="154.3"/>
-         <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Jane’s iPhone" sourceVersion="17.1" unit="kg" creationDate="2025-11-19 07:00:00 +0100" startDate="2025-11-19 07:00:00 +0100" endDate="2025-11-19 07:00:00 +0100" value="70.1"/>
-         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Jane’s iPhone" sourceVersion="17.1" unit="count" creationDate="2025-11-19 10:00:00 +0100" startDate="2025-11-19 09:00:00 +0100" endDate="2025-11-19 10:00:00 +0100" value="1200"/>
-         <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Jane’s iPhone" sourceVersion="17.1" creationDate="2025-11-19 03:00:00 +0100" startDate="2025-11-19 01:00:00 +0100" endDate="2025-11-19 03:00:00 +0100" value="HKCategoryValueSleepAnalysisAsleepCore"/>
-         <Record type="HKDataTypeSleepDurationGoal" sourceName="Jane’s iPhone" unit="hr" creationDate="2025-11-19 12:00:00 +0100" startDate="2025-11-19 12:00:00 +0100" endDate="2025-11-19 12:00:00 +0100" value="8"/>
+         <Me HKCharacteristicTypeIdentifierDateOfBirth="1984-02-29" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale" \
+        HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet" \
+        HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse="None"/>
+         <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Jane’s iPhone" sourceVersion="17.1" unit="lb" \
+        creationDate="2025-11-18 07:00:00 +0100" startDate="2025-11-18 07:00:00 +0100" endDate="2025-11-18 07:00:00 +0100" value="154.3"/>
+         <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Jane’s iPhone" sourceVersion="17.1" unit="kg" \
+        creationDate="2025-11-19 07:00:00 +0100" startDate="2025-11-19 07:00:00 +0100" endDate="2025-11-19 07:00:00 +0100" value="70.1"/>
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Jane’s iPhone" sourceVersion="17.1" unit="count" \
+        creationDate="2025-11-19 10:00:00 +0100" startDate="2025-11-19 09:00:00 +0100" endDate="2025-11-19 10:00:00 +0100" value="1200"/>
+         <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Jane’s iPhone" sourceVersion="17.1" creationDate="2025-11-19 03:00:00 +0100" \
+        startDate="2025-11-19 01:00:00 +0100" endDate="2025-11-19 03:00:00 +0100" value="HKCategoryValueSleepAnalysisAsleepCore"/>
+         <Record type="HKDataTypeSleepDurationGoal" sourceName="Jane’s iPhone" unit="hr" creationDate="2025-11-19 12:00:00 +0100" \
+        startDate="2025-11-19 12:00:00 +0100" endDate="2025-11-19 12:00:00 +0100" value="8"/>
         </HealthData>
 
         """
@@ -41,23 +48,39 @@ struct AppleHealthImportPageTests {
         return (form, try await client.send(.get, location, cookie: cookie))
     }
 
-    @Test("an uploaded export is imported in a background job whose page ends on the summary by type; the samples are in the store")
+    /// The job's page ends on the summary by type in the CLI's words; the samples are in the store;
+    /// importing it again stores 0 new, 4 already in the store; no temporary file stays.
+    @Test("an uploaded export is imported in a background job ending on its summary; imported again: 0 new, 4 already in the store")
     func importsExport() async throws {
         let fixture = try await WebTestFixture.make(days: 1)
         let weights = try await fixture.store.count(of: HKQuantityType(.bodyMass))
-        let (form, done) = try await Self.upload(fixture, Array(Self.export.utf8), filename: "export.xml")
-        #expect(form.status == .ok)
-        #expect(form.body.contains("enctype=\"multipart/form-data\"") && form.body.contains("name=\"csrf\""))
-        #expect(done.status == .ok)
-        for text in ["Imported 4 samples from export.xml.", "Import of export.xml", "<td>Weight</td><td>2</td>", "<td>Sleep</td><td>1</td>",
-                     "<td>Steps</td><td>1</td>", "Not imported: 2", "HKDataTypeSleepDurationGoal"] {
-            #expect(done.body.contains(text), "\(text): \(done.body)")
+        try await fixture.withClient { client in
+            let cookie = try await client.startSession()
+            let (form, done) = try await Self.upload(fixture, client, cookie, Array(Self.export.utf8), filename: "export.xml")
+            #expect(form.status == .ok)
+            #expect(form.body.contains("enctype=\"multipart/form-data\"") && form.body.contains("name=\"csrf\"") && form.body.contains("exports of up to 4 GB"))
+            #expect(done.status == .ok)
+            for text in ["Imported 4 samples in 1 batch; 0 already in the store; 2 not imported.", "Import of export.xml",
+                         "<td>Weight</td><td>2</td><td>0</td>", "<td>Sleep</td><td>1</td><td>0</td>", "<td>Steps</td><td>1</td><td>0</td>",
+                         "Not imported: 2.", "HKDataTypeSleepDurationGoal", "Characteristics set: 2."] {
+                #expect(done.body.contains(text), "\(text): \(done.body)")
+            }
+            #expect(!done.body.contains("http-equiv=\"refresh\""))
+            #expect(try await fixture.store.count(of: HKQuantityType(.bodyMass)) == weights + 2)
+            // The same export again: nothing new, every sample found already in the store.
+            let (_, again) = try await Self.upload(fixture, client, cookie, Array(Self.export.utf8), filename: "export.xml")
+            for text in ["Imported 0 samples in 1 batch; 4 already in the store; 2 not imported.", "<td>Weight</td><td>0</td><td>2</td>",
+                         "<td>Sleep</td><td>0</td><td>1</td>", "<td>Steps</td><td>0</td><td>1</td>"] {
+                #expect(again.body.contains(text), "\(text): \(again.body)")
+            }
+            #expect(try await fixture.store.count(of: HKQuantityType(.bodyMass)) == weights + 2)
         }
-        #expect(!done.body.contains("http-equiv=\"refresh\""))
-        #expect(try await fixture.store.count(of: HKQuantityType(.bodyMass)) == weights + 2)
+        #expect(fixture.webApp.uploads.alive.isEmpty && fixture.webApp.uploads.createdCount == 2)
     }
 
-    @Test("an export of another person (its Me date of birth is not the profile's) is refused with the reason unless the form says to import it anyway; a file that is not an export says so")
+    /// Its Me date of birth is not the profile's: refused with the reason unless the form says to
+    /// import it anyway; a file that is not an export says so.
+    @Test("an export of another person is refused with the reason unless the form says to import it anyway")
     func refusals() async throws {
         let fixture = try await WebTestFixture.make(days: 1)
         try await fixture.store.saveOwnerProfile(HKOwnerProfile(givenName: "Zelinda", familyName: "Quarrington",
@@ -77,7 +100,8 @@ struct AppleHealthImportPageTests {
                                               multipart: MultipartBody().field("csrf", client.csrf(cookie)).closed)
             #expect(empty.status == .badRequest && empty.body.contains("nothing was imported"))
             let noToken = try await client.send(.post, "/import/apple-health", cookie: cookie,
-                                                multipart: MultipartBody().file("export", filename: "export.xml", Array(Self.export.utf8), type: "text/xml").closed)
+                                                multipart: MultipartBody().file("export", filename: "export.xml", Array(Self.export.utf8),
+                                                                                type: "text/xml").closed)
             #expect(noToken.status == .forbidden)
         }
     }

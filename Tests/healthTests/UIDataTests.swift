@@ -7,7 +7,7 @@ import TestSupport
 /// A person's data tasks in `health ui`, in real headless Chromium (scripts/ui-data.py): a weight
 /// added in lb reads in kg after switching units; Browse's search box; delete through the
 /// confirmation page and restore; an Apple Health export.zip imported from the page as a job that
-/// finishes on its summary; the Medical ID edited and read after a reload; and the look of those
+/// finishes on its summary, and imported again (0 new, all already in the store); the Medical ID edited and read after a reload; and the look of those
 /// pages at 1280 and 390 px, light and dark. Screenshots in .build/ui-screenshots (data-*.png).
 @Suite("health ui data tasks", .serialized) struct UIDataTests {
     /// The Me of the demo store's owner (Antonio Castellanos, born 1991-06-08): the import checks the export is theirs.
@@ -16,7 +16,11 @@ import TestSupport
         HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet"/>
         """
 
-    @Test("add a weight in lb and see it in kg after switching units; search Browse; delete with confirmation and restore; import an Apple Health export from the page and watch the job finish; edit the Medical ID and see it after reload; every page used at 1280 and 390 px, light and dark, is clean",
+    /// Add a weight in lb and see it in kg after switching units; search Browse; delete with
+    /// confirmation and restore; import an Apple Health export from the page, watch the job finish,
+    /// import it again (0 new); edit the Medical ID and see it after reload; every page used at 1280
+    /// and 390 px, light and dark, is clean.
+    @Test("a person's data tasks in Chromium: add, search, delete and restore, import twice, Medical ID; every page clean",
           .enabled(if: UICommandTests.browser != nil, "needs Debian's chromium and Playwright in OPENHEALTHKIT_PEERS_VENV (scripts/test.sh installs both)"))
     func dataTasks() async throws {
         let python = try #require(UICommandTests.browser)
@@ -63,8 +67,22 @@ import TestSupport
         #expect((imported["jobURL"] as? String)?.contains("/jobs/") == true, "\(imported)")
         #expect((imported["notice"] as? String)?.hasPrefix("Imported ") == true, "\(imported)")
         #expect(imported["heading"] as? String == "Import of export.zip", "\(imported)")
+        #expect((imported["headline"] as? String)?.contains("; 0 already in the store; ") == true, "\(imported)")
         let rows = imported["rows"] as? [[String]] ?? []
-        #expect(rows.contains(["Weight", "1"]) && rows.contains(["Workouts", "1"]), "\(rows)")
+        #expect(rows.contains(["Weight", "1", "0"]) && rows.contains(["Workouts", "1", "0"]), "\(rows)")
+        // The same export again: 0 new, every sample already in the store (the CLI's words), and
+        // the uploads' temporary files (beside the store) removed when their jobs ended.
+        let again = object("importAgain")
+        #expect((again["jobURL"] as? String)?.contains("/jobs/") == true, "\(again)")
+        // What the first import stored or found already stored, all found already stored now.
+        let stored = rows.compactMap { $0.count == 3 ? (Int($0[1]) ?? 0) + (Int($0[2]) ?? 0) : nil }.reduce(0, +)
+        #expect(stored > 0 && (again["headline"] as? String)?.hasPrefix("Imported 0 samples in ") == true, "\(again)")
+        #expect((again["headline"] as? String)?.contains("; \(stored) already in the store; ") == true, "\(again) \(rows)")
+        #expect((again["notice"] as? String)?.hasPrefix(again["headline"] as? String ?? "-") == true, "\(again)")
+        let againRows = again["rows"] as? [[String]] ?? []
+        #expect(againRows.contains(["Weight", "0", "1"]) && againRows.contains(["Workouts", "0", "1"]), "\(againRows)")
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: running.database.deletingLastPathComponent().path)) ?? []
+        #expect(!leftovers.contains { $0.hasPrefix("health-ui-export-") }, "\(leftovers)")
 
         let medical = object("medicalID")
         #expect(medical["notice"] as? String == "Profile saved.", "\(medical)")

@@ -1,34 +1,34 @@
 import AppleHealthClinicalRecords
 import AppleHealthExport
 import Foundation
+import HealthPresentation
 import HealthRecords
 import Hummingbird
 import Mustache
 import OpenHealthKit
 
 /// The Apple Health import from the page (`/import/apple-health`): the `export.zip` (or its
-/// `export.xml`) the Health app writes, uploaded with a CSRF-protected form, kept in an owner-only
-/// temporary file, and imported by AppleHealthExport's importer (as `health import apple-health`
-/// does: streamed, in batches, one person per store) in a background job whose progress page
-/// ends on the import's summary.
+/// `export.xml`) the Health app writes, uploaded with a CSRF-protected form and streamed as it
+/// arrives to an owner-only temporary file (``StreamedUpload``: a gigabyte is never held in memory;
+/// up to ``importLimit``), then imported by AppleHealthExport's importer (as `health import
+/// apple-health` does: streamed, in batches, one person per store) in a background job whose
+/// progress page ends on the import's summary. The temporary file is removed when the job ends,
+/// or when the server stops.
 extension HealthWebApp {
+    /// The import's address (its posts are streamed: the session middleware does not read them).
+    static let appleHealthImportPath = "/import/apple-health"
+
     func addAppleHealthImportRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/import/apple-health") { request, _ in
+        router.get(RouterPath(Self.appleHealthImportPath)) { request, _ in
             pages.page(title: "Import from Apple Health", section: .browse,
-                       content: AppleHealthImportView.render("form", ["csrf": csrf(request), "limit": uploadLimit / 1_048_576]))
+                       content: AppleHealthImportView.render("form", ["csrf": csrf(request), "limit": Self.sizeText(importLimit)]))
         }
-        router.post("/import/apple-health") { request, _ in
-            let form = try await multipartForm(request)
-            guard let file = form.files(named: "export").first else {
+        router.post(RouterPath(Self.appleHealthImportPath)) { request, _ in
+            let upload = try await receiveExport(request)
+            guard let url = upload.file else {
                 throw HTTPError(.badRequest, message: "Choose the export.zip (or export.xml) the Health app wrote; nothing was imported.")
             }
-            let allowOtherPerson = form["allowOtherPerson"] == "yes"
-            let upload: AppleHealthUpload
-            do {
-                upload = try await AppleHealthUpload.spool(file)
-            } catch {
-                throw HTTPError(.internalServerError, message: "The upload could not be kept for the import; nothing was imported.")
-            }
+            let allowOtherPerson = upload.fields["allowOtherPerson"] == "yes"
             var importer = AppleHealthImporter(clinicalRecords: nil)
             let clinicalRecords = AppleHealthClinicalRecordImporter(store: store, now: clock(), allowOtherPerson: allowOtherPerson)
             importer.clinicalRecords = clinicalRecords
@@ -38,78 +38,93 @@ extension HealthWebApp {
             }
             importer.keepsOwnerCharacteristics = profile?.identifiesPerson ?? false
             let store = store
-            let name = file.filename
+            let uploads = uploads
+            let name = upload.filename
             let job = importer
             let id = jobs.start(title: "Importing \(name)", total: 100, origin: "/browse", serial: true) { reporter in
-                defer { upload.remove() }
+                let result: (content: String, notice: String?)
                 do {
-                    let report = try await job.importExport(at: upload.url, into: store) { state in
+                    let report = try await job.importExport(at: url, into: store) { state in
                         if let fraction = state.fraction { reporter.done(Int(fraction * 99)) }
                     }
-                    return AppleHealthImportView.summary(report, file: name, refusals: clinicalRecords.otherPersonRefusals)
+                    result = AppleHealthImportView.summary(report, file: name, refusals: clinicalRecords.otherPersonRefusals)
                 } catch let error as AppleHealthExportError {
-                    return AppleHealthImportView.failure(file: name, reason: error.description, otherPerson: error.kind == .otherPerson)
+                    result = AppleHealthImportView.failure(file: name, reason: error.description, otherPerson: error.kind == .otherPerson)
                 } catch {
-                    return AppleHealthImportView.failure(file: name, reason: "the store could not save it (\(error)); the batches saved before stay",
-                                                         otherPerson: false)
+                    result = AppleHealthImportView.failure(file: name, reason: "the store could not save it (\(error)); the batches saved before stay",
+                                                           otherPerson: false)
                 }
+                await uploads.remove(url)
+                return result
             }
             return Self.redirect("/jobs/\(id)")
         }
     }
-}
 
-/// An uploaded export in an owner-only (0600) temporary file, named with the upload's extension,
-/// from the time its request is answered until its import job ends.
-struct AppleHealthUpload: Sendable {
-    let url: URL
-
-    /// Writes the file on a Dispatch thread (file writes block; Swift's cooperative threads must not).
-    static func spool(_ file: MultipartForm.File) async throws -> AppleHealthUpload {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    let suffix = file.filename.lowercased().hasSuffix(".xml") ? "xml" : "zip"
-                    let url = FileManager.default.temporaryDirectory.appendingPathComponent("health-ui-export-\(UUID().uuidString).\(suffix)")
-                    guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                        throw CocoaError(.fileWriteUnknown)
-                    }
-                    let upload = AppleHealthUpload(url: url)
-                    do {
-                        let handle = try FileHandle(forWritingTo: url)
-                        defer { try? handle.close() }
-                        try file.bytes.withUnsafeBytes { bytes in try handle.write(contentsOf: UnsafeRawBufferPointer(bytes)) }
-                    } catch {
-                        upload.remove()
-                        throw error
-                    }
-                    return upload
-                })
+    /// The import's form, its body streamed to a temporary file: refused with 413 past
+    /// ``importLimit`` (at once when its `Content-Length` says so), with 403 when the file comes
+    /// before a valid CSRF token (nothing written), with 400 when it is not a well-formed form.
+    func receiveExport(_ request: Request) async throws -> StreamedUpload {
+        guard let contentType = request.headers[.contentType], let boundary = MultipartForm.boundary(contentType: contentType) else {
+            throw HTTPError(.badRequest, message: "Choose the export.zip (or export.xml) the Health app wrote; nothing was imported.")
+        }
+        let tooLarge = "The export is larger than this page's limit of \(Self.sizeText(importLimit)); nothing was imported. "
+            + "health import apple-health export.zip imports an export of any size."
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > importLimit {
+            throw HTTPError(.contentTooLarge, message: tooLarge)
+        }
+        let sessionID = request.cookies[WebSession.cookieName]?.value ?? ""
+        let session = session
+        let authorized = { (fields: [String: String]) in
+            fields[WebSession.csrfField].map { session.verify(csrfToken: $0, sessionID: sessionID) } ?? false
+        }
+        let upload: StreamedUpload
+        do {
+            upload = try await StreamedUpload.receive(request.body, boundary: boundary, limit: importLimit, fileField: "export", into: uploads,
+                                                      suffix: { $0.lowercased().hasSuffix(".xml") ? "xml" : "zip" }, authorized: authorized)
+        } catch {
+            switch error {
+            case .tooLarge: throw HTTPError(.contentTooLarge, message: tooLarge)
+            case .forbidden: throw HTTPError(.forbidden, message: Self.expiredForm)
+            case .form(let problem): throw HTTPError(.badRequest, message: "The upload could not be read (\(problem)); nothing was imported.")
+            case .unwritable: throw HTTPError(.internalServerError, message: "The upload could not be kept for the import; nothing was imported.")
+            case .interrupted: throw HTTPError(.badRequest, message: "The upload stopped before its end; nothing was imported.")
             }
         }
+        guard authorized(upload.fields) else {
+            if let file = upload.file { await uploads.remove(file) }
+            throw HTTPError(.forbidden, message: Self.expiredForm)
+        }
+        return upload
     }
 
-    /// Removes the temporary file.
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
+    /// What a form without a valid CSRF token is told (the session middleware's words).
+    static let expiredForm = "This form has expired or did not come from this page; nothing was changed. Reload the page and try again."
+
+    /// A size in words: `4 GB`, `8 MB`.
+    static func sizeText(_ bytes: Int) -> String {
+        bytes >= 1 << 30 && bytes % (1 << 30) == 0 ? "\(bytes >> 30) GB" : "\(bytes / 1_048_576) MB"
     }
 }
 
 /// The Apple Health import's pages: the upload form and the summary a job ends on.
 enum AppleHealthImportView {
-    /// The summary of a finished import: what was stored by type (the names people use), what was
-    /// not imported and why, and clinical records refused as another person's.
+    /// The summary of a finished import, in the words `health import apple-health` prints
+    /// (HealthPresentation's `ImportSummaryText`): new samples stored, samples the store already had,
+    /// by type (the names people use), what was not imported and why, and clinical records
+    /// refused as another person's.
     static func summary(_ report: AppleHealthImportReport, file: String, refusals: [String]) -> (content: String, notice: String?) {
-        let imported = report.imported.map { (name: HKObjectType.sampleType(named: $0.key).map(SampleText.name(of:)) ?? $0.key, count: $0.value) }
-            .sorted { $0.name < $1.name }
-        let count = report.importedCount
-        let notice = "Imported \(count) sample\(count == 1 ? "" : "s") from \(file)" + (refusals.isEmpty ? "." : "; \(refusals.count) record(s) refused, listed below.")
+        let text = ImportSummaryText(stored: report.imported, alreadyStored: report.alreadyStored, notImported: report.skipped,
+                                     batches: report.batches, duplicates: report.duplicates) { identifier in
+            HKObjectType.sampleType(named: identifier).map(SampleText.name(of:)) ?? HKObjectType.displayName(forIdentifier: identifier)
+        }
+        let notice = text.headline + (refusals.isEmpty ? "" : " \(refusals.count) record(s) refused, listed below.")
         let content = render("summary", [
-            "file": file, "count": count, "batches": report.batches, "imported": imported.map { ["name": $0.name, "count": $0.count] },
-            "hasImported": !imported.isEmpty, "characteristics": report.characteristics, "hasCharacteristics": report.characteristics > 0,
-            "duplicates": report.duplicates, "hasDuplicates": report.duplicates > 0,
-            "skipped": report.skipped.sorted { $0.key < $1.key }.map { ["reason": $0.key, "count": $0.value] },
-            "hasSkipped": !report.skipped.isEmpty, "skippedCount": report.skippedCount,
+            "file": file, "headline": text.headline, "duplicatesLine": text.duplicatesLine ?? "", "hasDuplicates": text.duplicatesLine != nil,
+            "types": text.types.map { ["name": $0.name, "stored": $0.stored, "alreadyStored": $0.alreadyStored] }, "hasTypes": !text.types.isEmpty,
+            "characteristics": report.characteristics, "hasCharacteristics": report.characteristics > 0,
+            "skipped": text.notImported.map { ["reason": $0.reason, "count": $0.count] },
+            "hasSkipped": !text.notImported.isEmpty, "skippedCount": text.notImportedCount,
             "refusals": refusals, "hasRefusals": !refusals.isEmpty,
         ])
         return (content, notice)
@@ -138,7 +153,7 @@ enum AppleHealthImportView {
         <h2 id="import-heading">Import an Apple Health export</h2>
         <p>On the iPhone, open Health, tap your picture, then Export All Health Data; bring the export.zip here.
         Records, blood pressure, workouts, the Me details and clinical records are imported in batches; importing the same export again stores nothing twice.
-        This page takes exports of up to {{limit}} MB; <code>health import apple-health export.zip</code> imports any size.</p>
+        This page takes exports of up to {{limit}}; <code>health import apple-health export.zip</code> imports any size.</p>
         <form method="post" action="/import/apple-health" enctype="multipart/form-data" class="upload">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <p><label for="export-file">The export (export.zip, or its export.xml)</label><br>
@@ -153,13 +168,14 @@ enum AppleHealthImportView {
     static let summaryTemplate = """
         <section class="card" aria-labelledby="summary-heading">
         <h2 id="summary-heading">Import of {{file}}</h2>
-        <p>Imported {{count}} sample(s) in {{batches}} batch(es).{{#hasCharacteristics}} Me details set: {{characteristics}}.{{/hasCharacteristics}}
-        {{#hasDuplicates}} Blood pressure and food members Apple also lists on their own, imported once: {{duplicates}}.{{/hasDuplicates}}</p>
-        {{#hasImported}}<div class="scroll"><table class="import-summary">
-        <thead><tr><th scope="col">Type</th><th scope="col">Samples</th></tr></thead>
-        <tbody>{{#imported}}<tr><td>{{name}}</td><td>{{count}}</td></tr>{{/imported}}</tbody>
-        </table></div>{{/hasImported}}
-        {{#hasSkipped}}<details><summary>Not imported: {{skippedCount}}</summary>
+        <p class="import-headline">{{headline}}</p>
+        {{#hasDuplicates}}<p>{{duplicatesLine}}</p>{{/hasDuplicates}}
+        {{#hasCharacteristics}}<p>Characteristics set: {{characteristics}}.</p>{{/hasCharacteristics}}
+        {{#hasTypes}}<div class="scroll"><table class="import-summary">
+        <thead><tr><th scope="col">Type</th><th scope="col">Stored</th><th scope="col">Already in the store</th></tr></thead>
+        <tbody>{{#types}}<tr><td>{{name}}</td><td>{{stored}}</td><td>{{alreadyStored}}</td></tr>{{/types}}</tbody>
+        </table></div>{{/hasTypes}}
+        {{#hasSkipped}}<details><summary>Not imported: {{skippedCount}}.</summary>
         <ul>{{#skipped}}<li>{{reason}}: {{count}}</li>{{/skipped}}</ul></details>{{/hasSkipped}}
         {{#hasRefusals}}<p class="problem">Clinical records of another person were refused:</p>
         <ul>{{#refusals}}<li>{{.}}</li>{{/refusals}}</ul>

@@ -6,7 +6,10 @@ import Hummingbird
 /// SameSite=Strict session cookie; any other request without that cookie answers 401; a request
 /// that changes state (any method but GET and HEAD) must carry the session's CSRF token in its
 /// form (a URL-encoded field, or a field of a multipart upload), within the upload limit, and
-/// only ``UploadGate/permits`` such requests hold their bodies at once. Every
+/// only ``UploadGate/permits`` such requests hold their bodies at once. A multipart post to one
+/// of `streamedPaths` (the Apple Health import, up to gigabytes) is not read here: its route
+/// streams the body to a temporary file (``StreamedUpload``), checking the CSRF token before it
+/// keeps any byte, and holds no permit (its memory does not grow with the upload). Every
 /// answer gets ``SecurityHeaders``.
 struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
     let session: WebSession
@@ -14,6 +17,8 @@ struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
     let uploadLimit: Int
     let hostCheck: HostCheck
     let uploadGate: UploadGate
+    /// The routes that read their multipart bodies as they arrive (``StreamedUpload``).
+    var streamedPaths: Set<String> = []
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await guarded(request, context: context, next: next)
@@ -38,6 +43,11 @@ struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
             return pages.problem(.unauthorized, "Open the link that health ui printed to start a session.")
         }
         guard request.method != .get, request.method != .head else {
+            return try await handled(request, context: context, next: next)
+        }
+        if request.method == .post, streamedPaths.contains(request.uri.path), let contentType = request.headers[.contentType],
+           MultipartForm.boundary(contentType: contentType) != nil {
+            // Streamed by the route, which checks the CSRF token before it keeps any byte.
             return try await handled(request, context: context, next: next)
         }
         // A body is read whole: at most ``UploadGate/permits`` requests hold one at once.
