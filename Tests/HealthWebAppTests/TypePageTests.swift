@@ -132,7 +132,7 @@ struct TypePageTests {
         let report = try await TodayReport.load(from: store, now: WebTestFixture.now, calendar: WebTestFixture.calendar)
         #expect(report.sleepHours == [4, 1, 0, 2.5, 0])
         let todayHTML = try await webApp.todayContent(now: WebTestFixture.now)
-        #expect(todayHTML.contains("data-value=\"7.5\">7 h 30 min</span>"))
+        #expect(todayHTML.contains("data-value=\"7.5\" data-day=\"2025-11-26\">7 h 30 min</span>"))
         let summary = try await SummaryReport.load(from: store, period: .week, now: WebTestFixture.now, calendar: WebTestFixture.calendar)
         #expect(summary.sleep.last?.segments == [4, 1, 0, 2.5, 0])
         let fixture = WebTestFixture(store: store, webApp: webApp)
