@@ -566,9 +566,9 @@ enum ViewerAssets {
       try {
         left = (await response.json()).remainingAttempts;
       } catch (e) { /* no count */ }
-      const error = new Error(Number.isInteger(left) && left >= 0
-        ? "Wrong passcode: " + left + (left === 1 ? " attempt remains" : " attempts remain") + " before the link locks."
-        : "Wrong passcode.");
+      const error = new Error(!Number.isInteger(left) || left < 0 ? "Wrong passcode."
+        : left === 0 ? "Wrong passcode: no attempts remain; the link is now locked."
+        : "Wrong passcode: " + left + (left === 1 ? " attempt remains" : " attempts remain") + " before the link locks.");
       error.retry = true;
       throw error;
     }
