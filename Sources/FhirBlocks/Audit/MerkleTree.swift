@@ -2,9 +2,9 @@
 /// consistency proofs (generation per RFC 9162 §2.1.3.1/§2.1.4.1, verification per
 /// §2.1.3.2/§2.1.4.2).
 ///
-/// Generation works on the array of leaf hashes in memory; a storage adapter can call it on
-/// the leaves it loads (or later replace it with stored subtree hashes) and the verification
-/// functions stay the same.
+/// Generation here works on an array of leaf hashes, rehashing the subtrees a proof needs (O(n));
+/// ``MerkleSubtrees`` keeps every complete subtree's hash of a growing log and answers the same
+/// proofs from them in O(log² n), through the same recursion.
 public enum MerkleTree {
     /// `MTH(D[n])` over leaf hashes (`MerkleHash.leaf` of each entry).
     public static func rootHash(leaves: ArraySlice<MerkleHash>) -> MerkleHash {
@@ -33,17 +33,18 @@ public enum MerkleTree {
     /// The audit path `PATH(index, D[n])` for the leaf at `index` in the tree of `leaves`.
     public static func inclusionProof(index: Int, leaves: [MerkleHash]) throws(MerkleProofError) -> [MerkleHash] {
         guard index >= 0, index < leaves.count else { throw .indexOutOfRange }
-        return path(index, leaves[...])
+        return path(index, start: 0, count: leaves.count) { rootHash(leaves: leaves[$0..<($0 + $1)]) }
     }
 
-    private static func path(_ m: Int, _ leaves: ArraySlice<MerkleHash>) -> [MerkleHash] {
-        guard leaves.count > 1 else { return [] }
-        let k = splitPoint(leaves.count)
-        let middle = leaves.startIndex + k
+    /// `PATH(m, D[start..<start+count])`, with `hash(s, c)` the `MTH` of the `c` leaves from `s`
+    /// (the array's leaves rehashed, or ``MerkleSubtrees``' stored subtrees).
+    static func path(_ m: Int, start: Int, count: Int, hash: (Int, Int) -> MerkleHash) -> [MerkleHash] {
+        guard count > 1 else { return [] }
+        let k = splitPoint(count)
         if m < k {
-            return path(m, leaves[leaves.startIndex..<middle]) + [rootHash(leaves: leaves[middle...])]
+            return path(m, start: start, count: k, hash: hash) + [hash(start + k, count - k)]
         }
-        return path(m - k, leaves[middle...]) + [rootHash(leaves: leaves[leaves.startIndex..<middle])]
+        return path(m - k, start: start + k, count: count - k, hash: hash) + [hash(start, k)]
     }
 
     /// Verifies that `leaf` is at `index` in the tree of `treeSize` leaves with root `root`.
@@ -78,18 +79,17 @@ public enum MerkleTree {
     public static func consistencyProof(oldSize: Int, leaves: [MerkleHash]) throws(MerkleProofError) -> [MerkleHash] {
         guard oldSize >= 0, oldSize <= leaves.count else { throw .indexOutOfRange }
         guard oldSize > 0, oldSize < leaves.count else { return [] }
-        return subproof(oldSize, leaves[...], true)
+        return subproof(oldSize, start: 0, count: leaves.count, complete: true) { rootHash(leaves: leaves[$0..<($0 + $1)]) }
     }
 
-    private static func subproof(_ m: Int, _ leaves: ArraySlice<MerkleHash>, _ complete: Bool) -> [MerkleHash] {
-        let n = leaves.count
-        if m == n { return complete ? [] : [rootHash(leaves: leaves)] }
-        let k = splitPoint(n)
-        let middle = leaves.startIndex + k
+    /// `SUBPROOF(m, D[start..<start+count], complete)`, with `hash` as in `path(_:start:count:hash:)`.
+    static func subproof(_ m: Int, start: Int, count: Int, complete: Bool, hash: (Int, Int) -> MerkleHash) -> [MerkleHash] {
+        if m == count { return complete ? [] : [hash(start, count)] }
+        let k = splitPoint(count)
         if m <= k {
-            return subproof(m, leaves[leaves.startIndex..<middle], complete) + [rootHash(leaves: leaves[middle...])]
+            return subproof(m, start: start, count: k, complete: complete, hash: hash) + [hash(start + k, count - k)]
         }
-        return subproof(m - k, leaves[middle...], false) + [rootHash(leaves: leaves[leaves.startIndex..<middle])]
+        return subproof(m - k, start: start + k, count: count - k, complete: false, hash: hash) + [hash(start, k)]
     }
 
     /// Verifies that the tree of `oldSize` leaves with root `oldRoot` is a prefix of the tree of

@@ -15,7 +15,8 @@ import Synchronization
 /// forced and the log grew).
 final class AuditLog: Sendable {
     private struct State {
-        var leaves: [MerkleHash] = []
+        /// The leaves with their complete subtrees' hashes (proofs without rehashing the log).
+        var tree = MerkleSubtrees()
         var frontier = MerkleFrontier()
         var lastCheckpointSize = 0
         var signingCheckpoint = false
@@ -74,19 +75,19 @@ final class AuditLog: Sendable {
     /// Reads new entries from the store into the leaves.
     func sync() async throws(TrustStoreError) {
         while true {
-            let known = state.withLock { $0.leaves.count }
+            let known = state.withLock { $0.tree.count }
             let page = try await store.auditRecords(from: known, limit: 4096)
             if page.isEmpty { return }
             let parties = page.map { record in (try? AuditEntry(canonicalBytes: record.canonicalBytes)).map { ($0.patient, $0.agent) } }
             let added = state.withLock { state in
-                let before = state.leaves.count
-                for (record, party) in zip(page, parties) where record.index == state.leaves.count {
+                let before = state.tree.count
+                for (record, party) in zip(page, parties) where record.index == state.tree.count {
                     let leaf = MerkleHash.leaf(record.canonicalBytes)
-                    state.leaves.append(leaf)
+                    state.tree.append(leaf)
                     state.frontier.append(leaf)
                     if let party { state.file(index: record.index, patient: party.0, agent: party.1) }
                 }
-                return state.leaves.count - before
+                return state.tree.count - before
             }
             // A short page is the end; a page that adds nothing means a gap in the indexes
             // (a damaged store), which the verifier reports: stop rather than loop.
@@ -111,14 +112,16 @@ final class AuditLog: Sendable {
         }
     }
 
-    /// Every leaf, after reading the store's new entries (nil when the store cannot be read).
-    func leaves() async -> [MerkleHash]? {
+    /// `body` applied to the log's leaves and subtrees after reading the store's new entries
+    /// (nil when the store cannot be read). Proofs from ``MerkleSubtrees`` cost O(log² n), so a
+    /// proof request does not grow with the log.
+    func readTree<T: Sendable>(_ body: (MerkleSubtrees) -> T) async -> T? {
         do {
             try await sync()
         } catch {
             return nil
         }
-        return state.withLock { $0.leaves }
+        return state.withLock { body($0.tree) }
     }
 
     /// Appends the leaves of `entries`, just committed as `indexes`, when they follow the leaves
@@ -126,9 +129,9 @@ final class AuditLog: Sendable {
     /// appended (true for no entries).
     func cache(_ entries: [PendingAuditEntry], committedAs indexes: [Int]) -> Bool {
         state.withLock { state -> Bool in
-            guard let first = indexes.first, first == state.leaves.count, indexes.count == entries.count else { return indexes.isEmpty }
+            guard let first = indexes.first, first == state.tree.count, indexes.count == entries.count else { return indexes.isEmpty }
             for (pending, index) in zip(entries, indexes) {
-                state.leaves.append(pending.leafHash)
+                state.tree.append(pending.leafHash)
                 state.frontier.append(pending.leafHash)
                 state.file(index: index, patient: pending.entry.patient, agent: pending.entry.agent)
             }
@@ -141,8 +144,8 @@ final class AuditLog: Sendable {
     /// still queued takes this group's part too (it signs the tree as it is when it runs).
     func queueFollowUp(after indexes: [Int]) -> Bool {
         state.withLock { state -> Bool in
-            let behind = state.leaves.count <= (indexes.last ?? -1)
-            guard behind || state.leaves.count - state.lastCheckpointSize >= checkpointEvery else { return false }
+            let behind = state.tree.count <= (indexes.last ?? -1)
+            guard behind || state.tree.count - state.lastCheckpointSize >= checkpointEvery else { return false }
             defer { state.followUp = (true, state.followUp.sync || behind) }
             return !state.followUp.queued
         }
@@ -168,7 +171,7 @@ final class AuditLog: Sendable {
             return nil
         }
         let claim: (size: Int, root: MerkleHash)? = state.withLock { state in
-            let grown = state.leaves.count - state.lastCheckpointSize
+            let grown = state.tree.count - state.lastCheckpointSize
             guard !state.signingCheckpoint, grown > 0, force || grown >= checkpointEvery else { return nil }
             state.signingCheckpoint = true
             return (state.frontier.size, state.frontier.rootHash)

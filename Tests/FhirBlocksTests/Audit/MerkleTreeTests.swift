@@ -114,4 +114,33 @@ import TestSupport
                                            root: MerkleTree.rootHash(leaves: leaves))
         }
     }
+
+    /// The stored subtrees answer every tree head and proof of every prefix exactly as the
+    /// array forms do (which rehash the leaves), while the log grows one leaf at a time.
+    @Test func storedSubtreesGiveTheArrayFormsProofsForEveryPrefix() throws {
+        let all = Self.leaves(40)
+        var tree = MerkleSubtrees()
+        #expect(try tree.rootHash(treeSize: 0) == .emptyTree)
+        for n in 1...all.count {
+            tree.append(all[n - 1])
+            #expect(tree.count == n && tree.leaves == Array(all[..<n]))
+            for size in 0...n {
+                let prefix = Array(all[..<size])
+                #expect(try tree.rootHash(treeSize: size) == MerkleTree.rootHash(leaves: prefix))
+                for index in 0..<size {
+                    #expect(try tree.inclusionProof(index: index, treeSize: size) == MerkleTree.inclusionProof(index: index, leaves: prefix))
+                }
+                for old in 0...size {
+                    #expect(try tree.consistencyProof(oldSize: old, newSize: size) == MerkleTree.consistencyProof(oldSize: old, leaves: prefix))
+                }
+            }
+            #expect(throws: MerkleProofError.self) { try tree.rootHash(treeSize: n + 1) }
+            #expect(throws: MerkleProofError.self) { try tree.inclusionProof(index: n, treeSize: n) }
+            #expect(throws: MerkleProofError.self) { try tree.inclusionProof(index: 0, treeSize: n + 1) }
+            #expect(throws: MerkleProofError.self) { try tree.consistencyProof(oldSize: n, newSize: n + 1) }
+            #expect(throws: MerkleProofError.self) { try tree.consistencyProof(oldSize: 1, newSize: 0) }
+        }
+        #expect(MerkleSubtrees(leaves: all).leaves == all)
+        #expect(try MerkleSubtrees(leaves: all).rootHash(treeSize: 40) == MerkleTree.rootHash(leaves: all))
+    }
 }

@@ -123,30 +123,34 @@ struct AuditController: TrustEndpoints {
 
     /// `GET /audit/proof/inclusion?index=I[&size=N]`.
     func inclusionProof(_ request: ServiceRequest) async -> ServiceResponse {
-        guard let leaves = await committer.auditLog.leaves() else { return .error(.storageFailure("storage failure")) }
         guard let index = request.query["index"].flatMap({ Int($0) }) else { return .error(.malformedRequest("\"index\" is required")) }
-        let size = request.query["size"].flatMap { Int($0) } ?? leaves.count
-        guard size >= 1, size <= leaves.count, index >= 0, index < size else { return .error(.unknownTarget("no such index in a tree of that size")) }
-        let prefix = Array(leaves[..<size])
-        guard let proof = try? MerkleTree.inclusionProof(index: index, leaves: prefix) else { return .error(.unknownTarget("no such index")) }
+        let requestedSize = request.query["size"].flatMap { Int($0) }
+        typealias Proof = (size: Int, leaf: MerkleHash, root: MerkleHash, hashes: [MerkleHash])
+        let answer: Proof?? = await committer.auditLog.readTree { tree -> Proof? in
+            let size = requestedSize ?? tree.count
+            guard size >= 1, index >= 0, index < size, let hashes = try? tree.inclusionProof(index: index, treeSize: size),
+                  let root = try? tree.rootHash(treeSize: size) else { return nil }
+            return (size, tree.leaves[index], root, hashes)
+        }
+        guard let answer else { return .error(.storageFailure("storage failure")) }
+        guard let proof = answer else { return .error(.unknownTarget("no such index in a tree of that size")) }
         var object = JSONObject()
         object.append("leafIndex", .number(String(index)))
-        object.append("treeSize", .number(String(size)))
-        object.append("leafHash", prefix[index].hex)
-        object.append("rootHash", MerkleTree.rootHash(leaves: prefix).hex)
-        object.append("hashes", strings: proof.map(\.hex))
+        object.append("treeSize", .number(String(proof.size)))
+        object.append("leafHash", proof.leaf.hex)
+        object.append("rootHash", proof.root.hex)
+        object.append("hashes", strings: proof.hashes.map(\.hex))
         return .json(.object(object))
     }
 
     /// `GET /audit/proof/consistency?from=M&to=N`.
     func consistencyProof(_ request: ServiceRequest) async -> ServiceResponse {
-        guard let leaves = await committer.auditLog.leaves() else { return .error(.storageFailure("storage failure")) }
         guard let from = request.query["from"].flatMap({ Int($0) }), let to = request.query["to"].flatMap({ Int($0) }) else {
             return .error(.malformedRequest("\"from\" and \"to\" are required"))
         }
-        guard from >= 0, from <= to, to <= leaves.count else { return .error(.unknownTarget("no such tree sizes")) }
-        let prefix = Array(leaves[..<to])
-        guard let proof = try? MerkleTree.consistencyProof(oldSize: from, leaves: prefix) else { return .error(.unknownTarget("no such tree sizes")) }
+        let answer: [MerkleHash]?? = await committer.auditLog.readTree { tree in try? tree.consistencyProof(oldSize: from, newSize: to) }
+        guard let answer else { return .error(.storageFailure("storage failure")) }
+        guard let proof = answer else { return .error(.unknownTarget("no such tree sizes")) }
         var object = JSONObject()
         object.append("from", .number(String(from)))
         object.append("to", .number(String(to)))
@@ -170,8 +174,8 @@ struct AuditController: TrustEndpoints {
         if let match {
             let checkpoint = await committer.checkpointIfDue(force: true)
             let latest = (try? await store.checkpoints().last) ?? checkpoint
-            if let latest, let leaves = await committer.auditLog.leaves(), latest.treeSize <= leaves.count,
-               let proof = try? MerkleTree.inclusionProof(index: match.index, leaves: Array(leaves[..<latest.treeSize])) {
+            if let latest,
+               let proof = await committer.auditLog.readTree({ try? $0.inclusionProof(index: match.index, treeSize: latest.treeSize) }) ?? nil {
                 answer.append("leafIndex", .number(String(match.index)))
                 answer.append("inclusionProof", strings: proof.map(\.hex))
                 answer.append("checkpoint", latest.note)
