@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// Validates HealthKit objects as HealthKit does before a save, converts quantities to their
@@ -222,7 +223,7 @@ struct SamplePreparer {
             // already in the store, not a replacement of itself.
             contentVersion = cipher.indexHash("record-content", bundleIdentifier, "\(kind.rawValue)",
                                               sample.sampleType.identifier, String(start.bitPattern), String(end.bitPattern),
-                                              Data(payload.encodedBytes()).base64EncodedString())
+                                              Base64URL.encodeStandard(payload.encodedBytes()))
                 .prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         }
 
