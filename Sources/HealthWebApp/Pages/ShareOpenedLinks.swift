@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 import Foundation
 import HealthSharing
@@ -57,6 +58,6 @@ final class ShareOpenedLinks: Sendable {
 
     /// 32 random bytes in hex.
     static func newToken() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { bytes in bytes.map { String(format: "%02x", $0) }.joined() }
+        SymmetricKey(size: .bits256).withUnsafeBytes { bytes in HexText.encode(bytes) }
     }
 }

@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 import Foundation
 import Synchronization
@@ -47,7 +48,7 @@ public final class WebSession: Sendable {
     /// The CSRF token of a session: an HMAC of its identifier under a key that never leaves the process.
     public func csrfToken(for sessionID: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data(sessionID.utf8), using: csrfKey)
-        return Self.hex(Array(code))
+        return HexText.encode(code)
     }
 
     /// Whether `token` is the CSRF token of the session.
@@ -57,18 +58,7 @@ public final class WebSession: Sendable {
 
     static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return hex((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return text
+        return HexText.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
