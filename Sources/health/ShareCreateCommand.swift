@@ -168,13 +168,23 @@ struct ShareCreateCommand: AsyncParsableCommand {
                             label: label.flatMap { $0.isEmpty ? nil : $0 }, longTerm: longTerm, direct: direct)
     }
 
+    /// The longest `--expires-in`: 100 years, in seconds.
+    static let longestExpiry: Int64 = 100 * 365 * 86_400
+
     /// `30d`, `12h`, `90m`, `45s`, `2w`: a whole number and a unit.
     static func duration(_ text: String) throws -> Duration {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
-        guard let unit = trimmed.last, let seconds = units[unit], let count = Int64(trimmed.dropLast()), count > 0,
-              count <= 100 * 365 * 86_400 / seconds else {
+        let digits = trimmed.dropLast()
+        guard let unit = trimmed.last, let seconds = units[unit], !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw UsageError("--expires-in: '\(text)' is not a duration such as 30d, 12h, 90m or 2w")
+        }
+        let limit = Self.longestExpiry / seconds
+        // Digits too many for Int64 are beyond the limit too.
+        let count = Int64(digits) ?? Int64.max
+        guard count > 0 else { throw UsageError("--expires-in: '\(text)' is no time at all; give at least 1\(unit), or --no-expiry") }
+        guard count <= limit else {
+            throw UsageError("--expires-in: '\(text)' is too long; at most 100 years (\(limit)\(unit)), or --no-expiry")
         }
         return .seconds(count * seconds)
     }
