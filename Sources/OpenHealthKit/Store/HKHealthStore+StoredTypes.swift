@@ -1,0 +1,38 @@
+import Foundation
+import GRDB
+
+extension HKHealthStore {
+    /// The sample types of which the store holds at least one sample (OpenHealthKit extension,
+    /// not HealthKit API), in the order of `HKObjectType.allSampleTypes`.
+    ///
+    /// One read of the store's type index finds them, so a caller that wants the newest sample
+    /// of every stored type queries only these types instead of every known one. Deleted
+    /// samples do not count; types OpenHealthKit does not know are left out.
+    /// - Returns: the stored sample types.
+    /// - Throws: `errorAuthorizationDenied` unless the store is opened as its owner: an app
+    ///   may not learn which types hold samples it cannot read.
+    public func sampleTypesWithSamples() async throws -> [HKSampleType] {
+        guard engine.isOwner else {
+            throw HKError(.errorAuthorizationDenied, "only the store's owner may list the stored sample types")
+        }
+        let stored = try await engine.databaseAsync().storedSampleTypes()
+        return HKObjectType.allSampleTypes.filter { stored.contains($0.identifier) }
+    }
+}
+
+extension HealthDatabase {
+    /// The distinct `type`s of the sample table, each found with one seek of the
+    /// `sample_type_start` index (a skip scan), not by reading every row.
+    func storedSampleTypes() async throws -> Set<String> {
+        try await readAsync { db in
+            Set(try String.fetchAll(db, sql: """
+                WITH RECURSIVE stored(type) AS (
+                    SELECT min(type) FROM sample
+                    UNION ALL
+                    SELECT (SELECT min(s.type) FROM sample s WHERE s.type > stored.type) FROM stored WHERE stored.type IS NOT NULL
+                )
+                SELECT type FROM stored WHERE type IS NOT NULL
+                """))
+        }
+    }
+}
