@@ -213,7 +213,7 @@ private struct ImportRun {
         case "Me":
             if let expected = expectedPerson, let text = element["HKCharacteristicTypeIdentifierDateOfBirth"], !text.isEmpty,
                let birth = ExportValues.dateComponents(text), let year = birth.year, let month = birth.month, let day = birth.day {
-                let date = String(format: "%04d-%02d-%02d", year, month, day)
+                let date = ISODateText.string(year: year, month: month, day: day)
                 guard date == expected.dateOfBirth else {
                     throw AppleHealthExportError(.otherPerson,
                                                  "this export is of a person born \(date), but this store belongs to \(expected.owner): "

@@ -1,3 +1,4 @@
+import CommonSupport
 import FHIRCore
 import Foundation
 import HealthRecords
@@ -93,7 +94,8 @@ enum RecordsFormatter {
 
     static func table(_ records: [HKSample]) -> [String] {
         records.map { record in
-            "\(record.uuid.uuidString)  \(formatDate(record.startDate))  \(typeName(record.sampleType.identifier).padding(toLength: 18, withPad: " ", startingAt: 0))  \(title(record))  [\(record.sourceRevision.source.name)]"
+            let type = typeName(record.sampleType.identifier).padding(toLength: 18, withPad: " ", startingAt: 0)
+            return "\(record.uuid.uuidString)  \(formatDate(record.startDate))  \(type)  \(title(record))  [\(record.sourceRevision.source.name)]"
         }
     }
 
@@ -184,6 +186,7 @@ enum RecordsFormatter {
 
     static func birthText(_ components: DateComponents?) -> String? {
         guard let components, let year = components.year else { return nil }
+        if let month = components.month, let day = components.day { return ISODateText.string(year: year, month: month, day: day) }
         var text = String(format: "%04d", year)
         if let month = components.month { text += String(format: "-%02d", month) }
         if let day = components.day { text += String(format: "-%02d", day) }

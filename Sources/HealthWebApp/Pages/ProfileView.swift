@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 import OpenHealthKit
 
@@ -60,7 +61,7 @@ struct ProfileView {
     /// `YYYY-MM-DD` of a date of birth.
     static func dateText(_ components: DateComponents?) -> String? {
         guard let components, let year = components.year, let month = components.month, let day = components.day else { return nil }
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        return ISODateText.string(year: year, month: month, day: day)
     }
 
     /// `2 April 1980` for `1980-04-02`.
@@ -74,30 +75,43 @@ struct ProfileView {
     static let template = """
         <section class="card" aria-labelledby="medical-id-heading">
         <h2 id="medical-id-heading">Medical ID</h2>
-        {{#isEmpty}}<p>This store does not say whose it is yet. Fill in the form below: imports of health records and cards then check that they are yours.</p>{{/isEmpty}}
+        {{#isEmpty}}<p>This store does not say whose it is yet. Fill in the form below: imports of health records and cards then check that they are \
+        yours.</p>{{/isEmpty}}
         <dl class="fields medical">{{#fields}}<dt>{{label}}</dt><dd>{{text}}</dd>{{/fields}}
-        <dt>Emergency contacts</dt><dd>{{#hasContacts}}<ul class="contacts">{{#contacts}}<li>{{name}}{{#relationship}} ({{relationship}}){{/relationship}}: <a href="tel:{{phone}}">{{phone}}</a></li>{{/contacts}}</ul>{{/hasContacts}}{{^hasContacts}}None{{/hasContacts}}</dd>
+        <dt>Emergency contacts</dt><dd>{{#hasContacts}}<ul class="contacts">{{#contacts}}<li>{{name}}{{#relationship}} \
+        ({{relationship}}){{/relationship}}: <a href="tel:{{phone}}">{{phone}}</a></li>{{/contacts}}</ul>{{/hasContacts}}\
+        {{^hasContacts}}None{{/hasContacts}}</dd>
         </dl>
         </section>
         <section class="card" aria-labelledby="edit-heading">
         <h2 id="edit-heading">Edit</h2>
-        <p>Your date of birth, sex and blood type are also what apps you allow can read. Records and health cards of another person are refused when you import them, unless you choose to import them anyway.</p>
+        <p>Your date of birth, sex and blood type are also what apps you allow can read. Records and health cards of another person are refused when you \
+        import them, unless you choose to import them anyway.</p>
         <form method="post" action="/profile" class="fields profile">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="profile-given">Given name</label><input id="profile-given" name="givenName" value="{{givenName}}" autocomplete="given-name">
         <label for="profile-family">Family name</label><input id="profile-family" name="familyName" value="{{familyName}}" autocomplete="family-name">
         <label for="profile-birth">Date of birth</label><input id="profile-birth" name="birthDate" type="date" value="{{birthDate}}" autocomplete="bday">
-        <label for="profile-sex">Sex</label><select id="profile-sex" name="sex">{{#sexes}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/sexes}}</select>
-        <label for="profile-blood">Blood type</label><select id="profile-blood" name="bloodType">{{#bloodTypes}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/bloodTypes}}</select>
-        <label for="profile-donor">Organ donor</label><select id="profile-donor" name="organDonor">{{#organDonor}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/organDonor}}</select>
-        <label for="profile-conditions">Medical conditions <small>(one per line)</small></label><textarea id="profile-conditions" name="conditions" rows="3">{{conditions}}</textarea>
-        <label for="profile-allergies">Allergies and reactions <small>(one per line)</small></label><textarea id="profile-allergies" name="allergies" rows="3">{{allergies}}</textarea>
-        <label for="profile-medications">Medications <small>(one per line)</small></label><textarea id="profile-medications" name="medications" rows="3">{{medications}}</textarea>
+        <label for="profile-sex">Sex</label><select id="profile-sex" name="sex">{{#sexes}}<option value="{{value}}"{{#selected}} selected{{/selected}}>\
+        {{label}}</option>{{/sexes}}</select>
+        <label for="profile-blood">Blood type</label><select id="profile-blood" name="bloodType">{{#bloodTypes}}<option value="{{value}}"{{#selected}} \
+        selected{{/selected}}>{{label}}</option>{{/bloodTypes}}</select>
+        <label for="profile-donor">Organ donor</label><select id="profile-donor" name="organDonor">{{#organDonor}}<option value="{{value}}"{{#selected}} \
+        selected{{/selected}}>{{label}}</option>{{/organDonor}}</select>
+        <label for="profile-conditions">Medical conditions <small>(one per line)</small></label><textarea id="profile-conditions" name="conditions" \
+        rows="3">{{conditions}}</textarea>
+        <label for="profile-allergies">Allergies and reactions <small>(one per line)</small></label><textarea id="profile-allergies" name="allergies" \
+        rows="3">{{allergies}}</textarea>
+        <label for="profile-medications">Medications <small>(one per line)</small></label><textarea id="profile-medications" name="medications" rows="3">\
+        {{medications}}</textarea>
         <label for="profile-notes">Medical notes</label><textarea id="profile-notes" name="notes" rows="3">{{notes}}</textarea>
-        {{#rows}}<fieldset class="contact"><legend>{{#isNew}}Add an emergency contact{{/isNew}}{{^isNew}}Emergency contact {{number}} <small>(clear the name to remove)</small>{{/isNew}}</legend>
+        {{#rows}}<fieldset class="contact"><legend>{{#isNew}}Add an emergency contact{{/isNew}}{{^isNew}}Emergency contact {{number}} <small>(clear the \
+        name to remove)</small>{{/isNew}}</legend>
         <label for="contact-name-{{index}}">Name</label><input id="contact-name-{{index}}" name="contactName{{index}}" value="{{name}}">
-        <label for="contact-relationship-{{index}}">Relationship</label><input id="contact-relationship-{{index}}" name="contactRelationship{{index}}" value="{{relationship}}">
-        <label for="contact-phone-{{index}}">Phone</label><input id="contact-phone-{{index}}" name="contactPhone{{index}}" type="tel" value="{{phone}}" autocomplete="off">
+        <label for="contact-relationship-{{index}}">Relationship</label><input id="contact-relationship-{{index}}" name="contactRelationship{{index}}" \
+        value="{{relationship}}">
+        <label for="contact-phone-{{index}}">Phone</label><input id="contact-phone-{{index}}" name="contactPhone{{index}}" type="tel" value="{{phone}}" \
+        autocomplete="off">
         </fieldset>{{/rows}}
         <span></span><button type="submit">Save profile</button>
         </form>
