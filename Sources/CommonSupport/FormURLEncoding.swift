@@ -69,6 +69,28 @@ package enum FormURLEncoding {
         }
     }
 
+    /// Percent-encodes a URL query name or value, or a URL user, password or path segment, as
+    /// RFC 3986 §2.3 says: the unreserved characters `A-Z a-z 0-9 - . _ ~` kept, every other UTF-8
+    /// byte (a space, `+`, and each byte of a non-ASCII letter) written as `%XX` in upper case.
+    /// `decode(_:plusIsSpace:)` reads the result back.
+    /// - Parameter text: The text to encode.
+    /// - Returns: Text of unreserved ASCII characters and `%XX` escapes only.
+    package static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Decodes one name or value: `%XX` escapes, and `+` as a space when `plusIsSpace`.
     /// - Throws: `badPercentEscape` or `invalidUTF8`.
     package static func decode(_ raw: ArraySlice<UInt8>, plusIsSpace: Bool) throws(Failure) -> String {

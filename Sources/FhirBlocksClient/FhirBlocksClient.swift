@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CommonSupport
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -101,7 +102,8 @@ public final class FhirBlocksClient: Sendable {
         let endpoint = Self.endpointName(path)
         var url = baseURL.url(path)
         if !query.isEmpty {
-            url += (url.contains("?") ? "&" : "?") + query.map { Self.percentEncode($0.0) + "=" + Self.percentEncode($0.1) }.joined(separator: "&")
+            url += (url.contains("?") ? "&" : "?")
+                + query.map { FormURLEncoding.percentEncoded($0.0) + "=" + FormURLEncoding.percentEncoded($0.1) }.joined(separator: "&")
         }
         var request = HTTPClientRequest(url: url)
         request.method = method
@@ -262,21 +264,5 @@ public final class FhirBlocksClient: Sendable {
             return (capped(issue["code"]?.stringValue), capped(text))
         }
         return (nil, nil)
-    }
-
-    /// RFC 3986 percent-encoding of a query name or value (unreserved characters kept).
-    static func percentEncode(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

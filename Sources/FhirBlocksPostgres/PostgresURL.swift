@@ -125,16 +125,16 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The URL text, percent-encoding what needs it (includes the password).
-    public var text: String { rendered(password: password.map(Self.percentEncoded)) }
+    public var text: String { rendered(password: password.map(FormURLEncoding.percentEncoded)) }
 
     /// The URL with the password replaced by `***`, for logs and errors.
     public var description: String { rendered(password: password == nil ? nil : "***") }
 
     private func rendered(password passwordText: String?) -> String {
-        var result = "postgres://" + Self.percentEncoded(username)
+        var result = "postgres://" + FormURLEncoding.percentEncoded(username)
         if let passwordText { result += ":" + passwordText }
         result += "@" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
-        if let database { result += "/" + Self.percentEncoded(database) }
+        if let database { result += "/" + FormURLEncoding.percentEncoded(database) }
         if sslMode != .prefer { result += "?sslmode=\(sslMode.rawValue)" }
         return result
     }
@@ -152,22 +152,5 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         }
         guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalid(part) }
         return decoded
-    }
-
-    private static func percentEncoded(_ text: String) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                bytes.append(byte)
-            default:
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(digits[Int(byte >> 4)])
-                bytes.append(digits[Int(byte & 0x0F)])
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 import Hummingbird
 import Logging
@@ -223,8 +224,9 @@ public struct HealthWebApp: Sendable {
         Response(status: .seeOther, headers: [.location: location])
     }
 
+    /// A query value percent-encoded (RFC 3986 unreserved characters kept, non-ASCII letters escaped).
     static func queryValue(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
+        FormURLEncoding.percentEncoded(text)
     }
 
     func sampleText() async throws -> SampleText {

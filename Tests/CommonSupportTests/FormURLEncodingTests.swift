@@ -25,6 +25,32 @@ struct FormURLEncodingTests {
         }
     }
 
+    @Test("Random text, non-ASCII included, percent-encodes to unreserved ASCII and %XX only and decodes back")
+    func percentEncodedRoundTrip() throws {
+        var generator = SplitMix64(seed: 0xF0E6)
+        let alphabet = Array("aZ09-._~*+ &=%/?#é\u{00A0}\u{1F600}\u{0000}\n日".unicodeScalars)
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        let hexDigits = Set("0123456789ABCDEF".utf8)
+        for _ in 0..<1_000 {
+            let text = String(String.UnicodeScalarView((0..<generator.below(16)).map { _ in alphabet[generator.below(alphabet.count)] }))
+            let encoded = Array(FormURLEncoding.percentEncoded(text).utf8)
+            var index = 0
+            while index < encoded.count {
+                if encoded[index] == UInt8(ascii: "%") {
+                    #expect(index + 2 < encoded.count && hexDigits.contains(encoded[index + 1]) && hexDigits.contains(encoded[index + 2]))
+                    index += 3
+                } else {
+                    #expect(unreserved.contains(encoded[index]))
+                    index += 1
+                }
+            }
+            #expect(try FormURLEncoding.decode(encoded[...], plusIsSpace: false) == text)
+            #expect(try FormURLEncoding.decode(encoded[...], plusIsSpace: true) == text)
+        }
+        #expect(FormURLEncoding.percentEncoded("a b+c/d?e=f&g~h") == "a%20b%2Bc%2Fd%3Fe%3Df%26g~h")
+        #expect(FormURLEncoding.percentEncoded("Granted café") == "Granted%20caf%C3%A9")
+    }
+
     @Test("Random bytes decode or are refused with a typed failure, never a crash")
     func randomBytes() {
         var generator = SplitMix64(seed: 0xF0E5)
