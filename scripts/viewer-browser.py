@@ -15,6 +15,7 @@ every console message, page error, failed request and request to anywhere but th
 Prints one JSON report on standard output; the Swift test judges it.
 """
 import json
+import os
 import sys
 from urllib.parse import urlsplit
 
@@ -29,9 +30,13 @@ def main():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         for label, width, height in [("desktop", 1280, 900), ("phone", 390, 844)]:
+            # VIEWER_BROWSER_TEST_TLS=1: the server runs with a certificate of an authority made
+            # for this test run alone (LoopbackCertificates), which Chromium does not know.
             context = browser.new_context(viewport={"width": width, "height": height},
-                                          is_mobile=(label == "phone"), has_touch=(label == "phone"))
+                                          is_mobile=(label == "phone"), has_touch=(label == "phone"),
+                                          ignore_https_errors=os.environ.get("VIEWER_BROWSER_TEST_TLS") == "1")
             page = context.new_page()
+            page.set_default_timeout(300_000)  # a loaded CI machine: generous, never a timing assertion
             problems = []
             requests = []
             page.on("request", lambda request: requests.append(request.method + " " + request.url))

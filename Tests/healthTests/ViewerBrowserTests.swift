@@ -3,6 +3,7 @@ import Crypto
 import FHIRCore
 import FhirBlocksClient
 import Foundation
+import NIOSSL
 import SmartHealthLinks
 import Testing
 import TestSupport
@@ -16,8 +17,10 @@ struct ViewerBrowserTests {
     static let summary = #"""
         {"resourceType":"Bundle","type":"document","timestamp":"2026-11-01T09:00:00Z","entry":[
         {"fullUrl":"urn:uuid:c1","resource":{"resourceType":"Composition","status":"final","title":"Patient summary",
-          "type":{"coding":[{"system":"http://loinc.org","code":"60591-5"}]},"subject":{"reference":"urn:uuid:p1"},"date":"2026-11-01","author":[{"display":"Alice"}]}},
-        {"fullUrl":"urn:uuid:p1","resource":{"resourceType":"Patient","name":[{"given":["Alice"],"family":"Example"}],"birthDate":"1980-04-02","gender":"female"}},
+          "type":{"coding":[{"system":"http://loinc.org","code":"60591-5"}]},"subject":{"reference":"urn:uuid:p1"},
+          "date":"2026-11-01","author":[{"display":"Alice"}]}},
+        {"fullUrl":"urn:uuid:p1","resource":{"resourceType":"Patient","name":[{"given":["Alice"],"family":"Example"}],
+          "birthDate":"1980-04-02","gender":"female"}},
         {"fullUrl":"urn:uuid:a1","resource":{"resourceType":"AllergyIntolerance","code":{"text":"Peanut allergy"},"criticality":"high",
           "reaction":[{"manifestation":[{"text":"Hives"}]}],"patient":{"reference":"urn:uuid:p1"},"recordedDate":"2019-05-01"}},
         {"fullUrl":"urn:uuid:o1","resource":{"resourceType":"Observation","status":"final","code":{"text":"Hemoglobin A1c"},
@@ -28,12 +31,16 @@ struct ViewerBrowserTests {
     static let cardBundle = #"""
         {"resourceType":"Bundle","type":"collection","entry":[
         {"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"Example","given":["Alice"]}],"birthDate":"1980-04-02"}},
-        {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207","display":"COVID-19 mRNA vaccine"}]},
+        {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed",
+          "vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207","display":"COVID-19 mRNA vaccine"}]},
           "patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-01","lotNumber":"0000001"}}
         ]}
         """#
 
-    @Test("a created link opens in the viewer at 1280 and 390 px: the allergy is shown, the card verified, a wrong passcode said with the attempts left; no console error, no request but to the server, no inline script, no sideways scroll",
+    @Test("""
+        a created link opens in the viewer at 1280 and 390 px: the allergy is shown, the card verified, a wrong passcode said \
+        with the attempts left; no console error, no request but to the server, no inline script, no sideways scroll
+        """,
           .enabled(if: UICommandTests.browser != nil, "needs Debian's chromium and Playwright in OPENHEALTHKIT_PEERS_VENV (scripts/test.sh installs both)"))
     func viewer() async throws {
         let python = try #require(UICommandTests.browser)
@@ -108,7 +115,128 @@ struct ViewerBrowserTests {
         #expect(listed.filter { $0 == "Dr. Díaz opened" }.count == 2, "\(listed)")
     }
 
-    @Test("the viewer of one server opens links of another on plain-HTTP loopback (requests to those two only); malformed links (a table and a seeded fuzz) end in a message, never a script error or a request; an expired link is said without a request; a revoked link's 404 is said; a long-term link is polled after Retry-After, a too-early second open is told to wait (429), and the updated content is shown",
+    /// The records of the store `health share create --summary` summarizes: an allergy, a
+    /// medication, a problem and a lab result of the person the card names.
+    static let storeBundle = """
+        {"resourceType":"Bundle","type":"collection","entry":[
+        {"resource":{"resourceType":"Patient","id":"p1","name":[{"family":"Example","given":["Alice"]}],"birthDate":"1980-04-02"}},
+        {"resource":{"resourceType":"AllergyIntolerance","id":"al1","patient":{"reference":"Patient/p1"},\
+        "code":{"coding":[{"system":"http://snomed.info/sct","code":"91936005","display":"Allergy to penicillin"}]},\
+        "reaction":[{"manifestation":[{"text":"Rash"}]}],"recordedDate":"2019-05-01"}},
+        {"resource":{"resourceType":"MedicationStatement","id":"m1","status":"active","subject":{"reference":"Patient/p1"},\
+        "medicationCodeableConcept":{"text":"Metformin 500 mg tablet"},"dosage":[{"text":"one tablet twice a day"}],\
+        "effectiveDateTime":"2023-06-01"}},
+        {"resource":{"resourceType":"Condition","id":"c1","subject":{"reference":"Patient/p1"},"code":{"text":"Type 2 diabetes"},\
+        "recordedDate":"2015-04-01"}},
+        {"resource":{"resourceType":"Observation","id":"a1c","status":"final","category":[{"coding":[{"system":\
+        "http://terminology.hl7.org/CodeSystem/observation-category","code":"laboratory"}]}],"code":{"text":"Hemoglobin A1c"},\
+        "subject":{"reference":"Patient/p1"},"effectiveDateTime":"2024-03-03T08:00:00Z","valueQuantity":{"value":6.3,"unit":"%"}}}
+        ]}
+        """
+
+    @Test("""
+        a link made by health share create --summary --cards --passcode --viewer opens at its printed viewer URL at 1280 and 390 \
+        px: the passcode is asked and accepted; the store's allergy, medication, problem and lab value are shown, the card \
+        verified; no console error, no request but to the server, no sideways scroll
+        """,
+          .enabled(if: UICommandTests.browser != nil, "needs Debian's chromium and Playwright in OPENHEALTHKIT_PEERS_VENV (scripts/test.sh installs both)"))
+    func createdLinkViewer() async throws {
+        let python = try #require(UICommandTests.browser)
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        // Over TLS on loopback: a card's `iss` must be https for `health records import` to keep it.
+        let certificates = try LoopbackCertificates.make(in: runner.folder)
+        let server = try await ServeCommandTests.Server.start(runner, arguments: ["--tls-cert", certificates.certificateFile,
+                                                                                  "--tls-key", certificates.keyFile])
+        defer {
+            server.process.terminate()
+            server.process.waitUntilExit()
+        }
+        #expect(server.url.hasPrefix("https://127.0.0.1:"))
+        let trust = ["SSL_CERT_FILE": certificates.authorityFile]
+        let identityPath = runner.folder.appendingPathComponent("w.json").path
+        let registered = try await runner.run(["wallet", "register", "--server", server.url, "--identity", identityPath,
+                                               "--first-name", "Alice", "--last-name", "Example", "--birth-date", "1980-04-02"],
+                                              environment: trust)
+        try #require(registered.status == 0, "\(registered.error)")
+
+        // The store: the records, and a card signed with the server's issuer key, imported after
+        // `health records import` verified it with the key set the server serves.
+        let bundleFile = runner.folder.appendingPathComponent("bundle.json")
+        try Data(Self.storeBundle.utf8).write(to: bundleFile)
+        let imported = try await runner.run(["records", "import", bundleFile.path])
+        try #require(imported.status == 0, "\(imported.output)\(imported.error)")
+        var configuration = HTTPClient.Configuration()
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.additionalTrustRoots = [.certificates([certificates.authority])]
+        configuration.tlsConfiguration = tls
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let jwks: [UInt8]
+        do {
+            let response = try await httpClient.execute(HTTPClientRequest(url: server.url + "/.well-known/jwks.json"), timeout: .seconds(300))
+            jwks = Array(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+            try await httpClient.shutdown()
+        } catch {
+            try? await httpClient.shutdown()
+            throw error
+        }
+        let issuerFolder = runner.folder.appendingPathComponent("issuer")
+        try FileManager.default.createDirectory(at: issuerFolder.appendingPathComponent(".well-known"), withIntermediateDirectories: true)
+        try Data(jwks).write(to: issuerFolder.appendingPathComponent(".well-known/jwks.json"))
+        let card = try Self.cardFile(issuer: server.url, keyFile: runner.folder.appendingPathComponent("data/card-issuer-key.json"), keySet: jwks)
+        let cardPath = runner.folder.appendingPathComponent("card.smart-health-card")
+        try Data(card.utf8).write(to: cardPath)
+        let cardImported = try await runner.run(["records", "import", cardPath.path, "--issuer", "\(server.url)=\(issuerFolder.path)"])
+        try #require(cardImported.status == 0, "\(cardImported.output)\(cardImported.error)")
+
+        let created = try await runner.run(["share", "create", "--server", server.url, "--identity", identityPath,
+                                            "--summary", "--cards", "--passcode", "4711", "--viewer", "--label", "For Dr. Díaz"],
+                                           environment: trust)
+        try #require(created.status == 0, "\(created.output)\(created.error)")
+        let viewerURL = try #require(created.output.split(separator: "\n").first.map(String.init), "\(created.output)")
+        #expect(viewerURL.hasPrefix(server.url + "/viewer#shlink:/"), "\(viewerURL)")
+
+        let shots = UICommandTests.packageRoot.appendingPathComponent(".build/ui-screenshots/created")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let errors = runner.folder.appendingPathComponent("viewer-browser.log")
+        let arguments = [UICommandTests.packageRoot.appendingPathComponent("scripts/viewer-browser.py").path, viewerURL, shots.path, "4711", "Dr. Díaz"]
+        // Chromium takes the test authority's certificate for this run alone (Playwright's ignore_https_errors).
+        let output = try await UICommandTests.runBrowserScript(python, arguments, errors: errors, environment: ["VIEWER_BROWSER_TEST_TLS": "1"])
+        try #require(output.status == 0, "\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        let report = try #require(try JSONSerialization.jsonObject(with: output.out) as? [String: Any])
+        let widths = report["widths"] as? [String: Any] ?? [:]
+        #expect(widths.count == 2)
+        for (label, value) in widths {
+            let result = value as? [String: Any] ?? [:]
+            #expect(result["status"] as? Int == 200, "\(label)")
+            #expect(result["label"] as? String == "“For Dr. Díaz”", "\(label)")
+            #expect(result["passcodeAsked"] as? Bool == true, "\(label)")
+            let text = result["text"] as? String ?? ""
+            #expect(text.contains("Allergy to penicillin") && text.contains("Rash"), "\(label): \(text)")
+            #expect(text.contains("Metformin 500 mg tablet") && text.contains("one tablet twice a day"), "\(label): \(text)")
+            #expect(text.contains("Type 2 diabetes"), "\(label): \(text)")
+            #expect(text.contains("Hemoglobin A1c") && text.contains("6.3 %"), "\(label): \(text)")
+            #expect(text.contains("COVID-19 mRNA vaccine"), "\(label): \(text)")
+            let verdicts = result["verdicts"] as? [String] ?? []
+            #expect(!verdicts.isEmpty && verdicts.allSatisfy { $0 == "verified" }, "\(label): \(result["verdictTexts"] ?? "")")
+            #expect((result["problems"] as? [String])?.isEmpty == true, "\(label): \(result["problems"] ?? "")")
+            #expect((result["foreign"] as? [String])?.isEmpty == true, "\(label): \(result["foreign"] ?? "")")
+            #expect(result["inlineScripts"] as? Int == 0, "\(label)")
+            #expect(result["overflow"] as? Bool == false, "\(label)")
+        }
+        let desktop = widths["desktop"] as? [String: Any] ?? [:]
+        #expect(desktop["wrongPasscode"] as? String == "Wrong passcode: 9 attempts remain before the link locks.", "\(desktop["wrongPasscode"] ?? "")")
+        let listed = try await runner.run(["share", "list", "--server", server.url, "--identity", identityPath, "--json"], environment: trust)
+        #expect(listed.status == 0, "\(listed.error)")
+        #expect(listed.output.components(separatedBy: "Dr. Díaz").count - 1 >= 2, "\(listed.output)")
+    }
+
+    @Test("""
+        the viewer of one server opens links of another on plain-HTTP loopback (requests to those two only); malformed links (a \
+        table and a seeded fuzz) end in a message, never a script error or a request; an expired link is said without a request; \
+        a revoked link's 404 is said; a long-term link is polled after Retry-After, a too-early second open is told to wait \
+        (429), and the updated content is shown
+        """,
           .enabled(if: UICommandTests.browser != nil, "needs Debian's chromium and Playwright in OPENHEALTHKIT_PEERS_VENV (scripts/test.sh installs both)"))
     func viewerCases() async throws {
         let python = try #require(UICommandTests.browser)
@@ -246,15 +374,21 @@ struct ViewerBrowserTests {
     /// `iss` the server, so the viewer fetches the keys from the server it was served by. The
     /// payload is raw DEFLATE in stored blocks (`zip: DEF`), signed ES256 (r‖s).
     static func cardFile(issuer: String, keyFile: URL) async throws -> String {
-        let jwk = try JSONParser.parse(Array(try Data(contentsOf: keyFile)))
-        let d = try #require(jwk["d"]?.stringValue.flatMap(Self.base64urlDecoded))
-        let signingKey = try P256.Signing.PrivateKey(rawRepresentation: d)
         var request = HTTPClientRequest(url: issuer + "/.well-known/jwks.json")
         request.method = .GET
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
-        let keySet = try JSONParser.parse(Array(try await response.body.collect(upTo: 1 << 20).readableBytesView))
+        return try cardFile(issuer: issuer, keyFile: keyFile, keySet: Array(try await response.body.collect(upTo: 1 << 20).readableBytesView))
+    }
+
+    /// The same card file, the key's `kid` read from `keySet` (the server's `/.well-known/jwks.json`).
+    static func cardFile(issuer: String, keyFile: URL, keySet keySetBytes: [UInt8]) throws -> String {
+        let jwk = try JSONParser.parse(Array(try Data(contentsOf: keyFile)))
+        let d = try #require(jwk["d"]?.stringValue.flatMap(Self.base64urlDecoded))
+        let signingKey = try P256.Signing.PrivateKey(rawRepresentation: d)
+        let keySet = try JSONParser.parse(keySetBytes)
         let kid = try #require(keySet["keys"]?.arrayValue?.first?["kid"]?.stringValue)
-        let payload = #"{"iss":"\#(issuer)","nbf":\#(Int(Date().timeIntervalSince1970) - 60),"vc":{"type":["https://smarthealth.cards#health-card","https://smarthealth.cards#immunization"],"credentialSubject":{"fhirVersion":"4.0.1","fhirBundle":\#(cardBundle)}}}"#
+        let payload = #"{"iss":"\#(issuer)","nbf":\#(Int(Date().timeIntervalSince1970) - 60),"vc":{"type":["https://smarthealth.cards#health-card","#
+            + #""https://smarthealth.cards#immunization"],"credentialSubject":{"fhirVersion":"4.0.1","fhirBundle":\#(cardBundle)}}}"#
         let header = #"{"alg":"ES256","zip":"DEF","kid":"\#(kid)"}"#
         let signingInput = Self.base64url(Array(header.utf8)) + "." + Self.base64url(Self.storedDeflate(Array(payload.utf8)))
         let signature = try signingKey.signature(for: Data(signingInput.utf8)).rawRepresentation
