@@ -148,4 +148,14 @@ extension PostgresTrustStore {
             }
         }
     }
+
+    public func latestCheckpoint() async throws(TrustStoreError) -> StoredCheckpoint? {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: TrustSQL.latestCheckpoint), logger: logger).collect()
+            return try rows.first.map { row in
+                let (size, note) = try PostgresRows.decode(row, as: (Int64, String).self, table: "checkpoint")
+                return StoredCheckpoint(treeSize: Int(size), note: note)
+            }
+        }
+    }
 }

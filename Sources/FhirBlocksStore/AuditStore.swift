@@ -11,4 +11,7 @@ public protocol AuditStore: Sendable {
     func auditRecords(signatureDigest: String) async throws(TrustStoreError) -> [AuditRecord]
     /// Every stored checkpoint note, by tree size ascending.
     func checkpoints() async throws(TrustStoreError) -> [StoredCheckpoint]
+    /// The stored checkpoint of the largest tree size (the last of ``checkpoints()``), or nil when
+    /// none is stored: one indexed row, whatever the number of checkpoints.
+    func latestCheckpoint() async throws(TrustStoreError) -> StoredCheckpoint?
 }

@@ -160,6 +160,8 @@ extension ConformanceChecks {
         duplicate.checkpoints = [StoredCheckpoint(treeSize: 3, note: "another note")]
         try await store.commit(duplicate)
         let read = try await store.checkpoints()
+        #expect(try await store.latestCheckpoint() == read.last)
+        #expect(try await store.latestCheckpoint() == StoredCheckpoint(treeSize: 5, note: "note for 5\n— sig\n"))
         #expect(read.map(\.treeSize) == [1, 3, 5])
         #expect(read.map(\.note) == ["note for 1\n— sig\n", "note for 3\n— sig\n", "note for 5\n— sig\n"])
     }

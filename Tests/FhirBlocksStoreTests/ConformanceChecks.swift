@@ -69,6 +69,7 @@ enum ConformanceChecks {
         #expect(try await store.registrations().isEmpty)
         #expect(try await store.permissions().isEmpty)
         #expect(try await store.checkpoints().isEmpty)
+        #expect(try await store.latestCheckpoint() == nil)
         #expect(try await store.registration(Fixtures.csi()) == nil)
         #expect(try await store.isIssuedGuid(Fixtures.csi()) == false)
         #expect(try await store.token(hash: String(repeating: "0", count: 64)) == nil)

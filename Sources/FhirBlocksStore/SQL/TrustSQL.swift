@@ -232,6 +232,10 @@ public enum TrustSQL {
     /// The next index of the audit log (0 when empty).
     public static let nextAuditIndex = "SELECT COALESCE(MAX(idx), -1) + 1 FROM audit_entry"
 
+    /// The checkpoint of the largest tree size (`tree_size`, `note`), or no row: the primary key's
+    /// last entry.
+    public static let latestCheckpoint = "SELECT tree_size, note FROM checkpoint ORDER BY tree_size DESC LIMIT 1"
+
     /// `INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest) VALUES (?, ?, ?, ?), …`
     /// with `rows` rows: an integer, two byte strings and a text or NULL each.
     public static func auditInsert(rows: Int) -> String {

@@ -71,7 +71,7 @@ struct AuditController: TrustEndpoints {
     /// `GET /audit/checkpoint`: a checkpoint signed now if the log grew, then the latest one as its note.
     func latestCheckpoint() async -> ServiceResponse {
         await committer.checkpointIfDue(force: true)
-        guard let latest = try? await store.checkpoints().last else {
+        guard let latest = try? await store.latestCheckpoint() else {
             return .error(.unknownTarget("the log is empty"))
         }
         return .text(latest.note)
@@ -173,7 +173,7 @@ struct AuditController: TrustEndpoints {
         answer.append("valid", .bool(match != nil))
         if let match {
             let checkpoint = await committer.checkpointIfDue(force: true)
-            let latest = (try? await store.checkpoints().last) ?? checkpoint
+            let latest = (try? await store.latestCheckpoint()) ?? checkpoint
             if let latest,
                let proof = await committer.auditLog.readTree({ try? $0.inclusionProof(index: match.index, treeSize: latest.treeSize) }) ?? nil {
                 answer.append("leafIndex", .number(String(match.index)))
