@@ -376,4 +376,59 @@ struct ShareLinkVectorsCommandTests {
             #expect(server.requests.withLock { $0.count } == 3)
         }
     }
+
+    @Test("share open --import exits 1 for a zip bomb (zip: DEF inflating past the cap) and for JWEs with another alg or enc; the store is unchanged")
+    func zipBombAndOtherAlgorithmsAreNotStored() async throws {
+        let key = [UInt8](repeating: 7, count: 32)
+        // 17 MiB of zeros deflate to a few kilobytes; the receiver stops inflating at 16 MiB.
+        let bombContent = [UInt8](repeating: 0, count: SHLFile.defaultMaximumSize + 1_048_576)
+        let bomb = try SHLFile.encrypt(bombContent, contentType: "application/fhir+json", key: key, compress: true)
+        #expect(bomb.utf8.count < 1_048_576, "the bomb is small on the wire: \(bomb.utf8.count) bytes")
+        // A sound file of the link, then the same file with another algorithm or encryption in its header.
+        let bundle = #"{"resourceType":"Bundle","type":"collection","entry":[{"resource":{"resourceType":"Condition","id":"c9","#
+            + #""subject":{"reference":"Patient/p1"},"code":{"text":"Gout"}}}]}"#
+        let sound = try SHLFile.encrypt(Array(bundle.utf8), contentType: "application/fhir+json", key: key)
+        let soundParts = sound.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        try #require(soundParts.count == 5)
+        func withHeader(_ header: String, encryptedKey: String = "") -> String {
+            ([Base64URL.encode(Array(header.utf8)), encryptedKey] + soundParts[2...]).joined(separator: ".")
+        }
+        let otherEnc = withHeader(#"{"alg":"dir","enc":"A128GCM","cty":"application/fhir+json"}"#)
+        let otherAlg = withHeader(#"{"alg":"A256KW","enc":"A256GCM","cty":"application/fhir+json"}"#,
+                                  encryptedKey: Base64URL.encode([UInt8](repeating: 1, count: 40)))
+        let server = VectorServer(gets: ["/bomb": .init(contentType: "application/jose", body: Array(bomb.utf8)),
+                                         "/sound": .init(contentType: "application/jose", body: Array(sound.utf8)),
+                                         "/other-enc": .init(contentType: "application/jose", body: Array(otherEnc.utf8)),
+                                         "/other-alg": .init(contentType: "application/jose", body: Array(otherAlg.utf8))])
+        try await server.serving {
+            let runner = CommandRunner()
+            defer { runner.remove() }
+            let record = runner.folder.appendingPathComponent("condition.json")
+            try Data(#"{"resourceType":"Condition","id":"c1","subject":{"reference":"Patient/p1"},"code":{"text":"Asthma"}}"#.utf8).write(to: record)
+            let seeded = try await runner.run(["records", "import", record.path, "--store", runner.store])
+            try #require(seeded.status == 0, "\(seeded.error)")
+            func stored() async throws -> String {
+                let listed = try await runner.run(["records", "list", "--json", "--store", runner.store])
+                #expect(listed.status == 0, "\(listed.error)")
+                return listed.output
+            }
+            let before = try await stored()
+            func link(_ path: String) throws -> String {
+                SHLink.link(try SHLinkPayload(url: server.url + path, key: key, flags: [.direct], label: "Refused"))
+            }
+            let refusals = [("/bomb", "compressed content would be larger than \(SHLFile.defaultMaximumSize) bytes"),
+                            ("/other-enc", "encrypted with dir/A128GCM; SMART Health Links use dir/A256GCM"),
+                            ("/other-alg", "encrypted with A256KW/A256GCM; SMART Health Links use dir/A256GCM")]
+            for (path, words) in refusals {
+                let opened = try await runner.run(["share", "open", try link(path), "--import", "--store", runner.store, "--allow-other-person"])
+                #expect(opened.status == 1, "\(path): \(opened.status) \(opened.output)\(opened.error)")
+                #expect(opened.error.contains(words), "\(path): \(opened.error)")
+                #expect(try await stored() == before, "\(path): nothing stored")
+            }
+            // The same link's sound file opens and imports: the refusals were the files', not the link's.
+            let opened = try await runner.run(["share", "open", try link("/sound"), "--import", "--store", runner.store, "--allow-other-person"])
+            #expect(opened.status == 0, "\(opened.output)\(opened.error)")
+            #expect(try await stored().contains("Gout"))
+        }
+    }
 }
