@@ -44,9 +44,10 @@ public struct ImportSummaryText: Sendable, Equatable {
     ///   - notImported: elements not imported, by reason.
     ///   - batches: batches committed.
     ///   - duplicates: correlation members listed twice by Apple, imported once.
-    ///   - name: a type identifier's name as shown (default: its display name, "Body Mass").
+    ///   - name: a type identifier's name as shown (default: the name people use,
+    ///     `HealthTypes.personName(forIdentifier:)`: "Weight", "Activity Rings", "Workout Routes").
     public init(stored: [String: Int], alreadyStored: [String: Int], notImported: [String: Int], batches: Int, duplicates: Int,
-                name: (String) -> String = { HKObjectType.displayName(forIdentifier: $0) }) {
+                name: (String) -> String = { HealthTypes.personName(forIdentifier: $0) }) {
         storedCount = stored.values.reduce(0, +)
         alreadyStoredCount = alreadyStored.values.reduce(0, +)
         self.notImported = notImported.sorted { $0.key < $1.key }.map { (reason: $0.key, count: $0.value) }

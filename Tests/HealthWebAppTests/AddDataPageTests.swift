@@ -25,7 +25,7 @@ struct AddDataPageTests {
             return (form, saved, page)
         }
         #expect(form.status == .ok)
-        for text in ["<h1>Add Weight</h1>", "<option value=\"kg\" selected>kg</option>", "<option value=\"lb\">lb</option>",
+        for text in ["<h1>Add weight</h1>", "<option value=\"kg\" selected>kg</option>", "<option value=\"lb\">lb</option>",
                      "name=\"csrf\" value=\"", "type=\"datetime-local\" required value=\"2025-11-26T12:00\"", "Back to Weight"] {
             #expect(form.body.contains(text), "\(text)")
         }
@@ -103,7 +103,8 @@ struct AddDataPageTests {
             #expect(filledIn.body.contains("value=\"heavy\"") && filledIn.body.contains("<option value=\"lb\" selected>lb</option>"))
             let sleep = try await Self.add(client, cookie, HKCategoryType(.sleepAnalysis).identifier, "value=dreaming&start=2025-11-26T02%3A00")
             #expect(sleep.status == .badRequest && sleep.body.contains("is not one of the values of Sleep"))
-            let pressure = try await Self.add(client, cookie, HKCorrelationType(.bloodPressure).identifier, "systolic=80&diastolic=120&start=2025-11-26T09%3A00")
+            let pressure = try await Self.add(client, cookie, HKCorrelationType(.bloodPressure).identifier,
+                                              "systolic=80&diastolic=120&start=2025-11-26T09%3A00")
             #expect(pressure.status == .badRequest && pressure.body.contains("the systolic at least the diastolic"))
             let workout = try await Self.add(client, cookie, HKWorkoutType().identifier, "activity=flying&start=2025-11-26T07%3A00&end=2025-11-26T08%3A00")
             #expect(workout.status == .badRequest && workout.body.contains("is not a workout activity"))

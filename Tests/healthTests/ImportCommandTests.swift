@@ -16,9 +16,12 @@ struct ImportCommandTests {
         <HealthData locale="en_US">
          <ExportDate value="2021-01-01 12:00:00 +0100"/>
          <Me HKCharacteristicTypeIdentifierDateOfBirth="" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexNotSet"/>
-         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" sourceVersion="14.2" unit="count" creationDate="2026-11-20 11:00:00 +0100" startDate="2026-11-20 10:00:00 +0100" endDate="2026-11-20 11:00:00 +0100" value="1200"/>
-         <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" creationDate="2026-11-20 11:00:00 +0100" startDate="2026-11-20 10:30:00 +0100" endDate="2026-11-20 10:30:00 +0100" value="61"/>
-         <Record type="HKDataTypeSleepDurationGoal" sourceName="Phone" unit="hr" startDate="2026-11-20 10:30:00 +0100" endDate="2026-11-20 10:30:00 +0100" value="8"/>
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" sourceVersion="14.2" unit="count" \
+        creationDate="2026-11-20 11:00:00 +0100" startDate="2026-11-20 10:00:00 +0100" endDate="2026-11-20 11:00:00 +0100" value="1200"/>
+         <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" creationDate="2026-11-20 11:00:00 +0100" \
+        startDate="2026-11-20 10:30:00 +0100" endDate="2026-11-20 10:30:00 +0100" value="61"/>
+         <Record type="HKDataTypeSleepDurationGoal" sourceName="Phone" unit="hr" startDate="2026-11-20 10:30:00 +0100" \
+        endDate="2026-11-20 10:30:00 +0100" value="8"/>
          <ActivitySummary dateComponents="2026-11-20"/>
         </HealthData>
 
@@ -34,14 +37,14 @@ struct ImportCommandTests {
         #expect(first.status == 0, "\(first.error)")
         #expect(first.output.contains("Imported 3 samples in 3 batches; 0 already in the store; 1 not imported."), "\(first.output)")
         #expect(first.output.contains("HKDataTypeSleepDurationGoal (a Health app setting, not a HealthKit sample: not stored): 1"), "\(first.output)")
-        #expect(first.output.contains("  Activity Summaries: 1 stored\n"), "\(first.output)")
-        #expect(first.output.contains("  Step Count: 1 stored\n"), "\(first.output)")
+        #expect(first.output.contains("  Activity Rings: 1 stored\n"), "\(first.output)")
+        #expect(first.output.contains("  Steps: 1 stored\n"), "\(first.output)")
         let second = try await runner.run(["import", "apple-health", file.path])
         #expect(second.status == 0, "\(second.error)")
         // The second run stores nothing and says so: every sample (and the day's summary) is already there.
         #expect(second.output.contains("Imported 0 samples in 1 batch; 3 already in the store; 1 not imported."), "\(second.output)")
-        #expect(second.output.contains("  Step Count: 1 already in the store\n"), "\(second.output)")
-        #expect(second.output.contains("  Activity Summaries: 1 already in the store\n"), "\(second.output)")
+        #expect(second.output.contains("  Steps: 1 already in the store\n"), "\(second.output)")
+        #expect(second.output.contains("  Activity Rings: 1 already in the store\n"), "\(second.output)")
         #expect(!second.output.contains(" stored\n"), "\(second.output)")
         let query = try await runner.run(["store", "query", "--type", "stepCount", "--from", "2026-11-01", "--to", "2026-12-01", "--json"])
         #expect(query.status == 0, "\(query.error)")
@@ -52,8 +55,10 @@ struct ImportCommandTests {
     func identicalLines() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
-        let step = #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2026-11-20 10:00:00 +0100" endDate="2026-11-20 11:00:00 +0100" value="1200"/>"#
-        let other = #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2026-11-20 11:00:00 +0100" endDate="2026-11-20 12:00:00 +0100" value="300"/>"#
+        let step = #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" "#
+            + #"startDate="2026-11-20 10:00:00 +0100" endDate="2026-11-20 11:00:00 +0100" value="1200"/>"#
+        let other = #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" "#
+            + #"startDate="2026-11-20 11:00:00 +0100" endDate="2026-11-20 12:00:00 +0100" value="300"/>"#
         let file = runner.folder.appendingPathComponent("export.xml")
         try Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n\(step)\n\(step)\n\(other)\n\(step)\n</HealthData>\n".utf8)
             .write(to: file)
@@ -61,7 +66,7 @@ struct ImportCommandTests {
         let first = try await runner.run(["import", "apple-health", file.path, "--batch-size", "2"])
         #expect(first.status == 0, "\(first.error)")
         #expect(first.output.contains("Imported 2 samples in 2 batches; 2 already in the store; 0 not imported."), "\(first.output)")
-        #expect(first.output.contains("  Step Count: 2 stored, 2 already in the store\n"), "\(first.output)")
+        #expect(first.output.contains("  Steps: 2 stored, 2 already in the store\n"), "\(first.output)")
         let query = try await runner.run(["store", "query", "--type", "stepCount", "--from", "2026-11-01", "--to", "2026-12-01", "--json"])
         #expect(query.output.components(separatedBy: "1200").count == 2, "\(query.output)")
         let again = try await runner.run(["import", "apple-health", file.path])
@@ -82,7 +87,8 @@ struct ImportCommandTests {
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("Imported 11 samples in 1 batch; 0 already in the store;"), "\(result.output)")
         #expect(result.output.contains("Correlation members Apple also lists as records, imported once: 2."), "\(result.output)")
-        #expect(result.output.contains("electrocardiogram not imported: an electrocardiogram CSV has no Recorded Date like 2019-06-25 09:36:02 -0700: 1"), "\(result.output)")
+        #expect(result.output.contains("electrocardiogram not imported: an electrocardiogram CSV has no Recorded Date like 2019-06-25 09:36:02 -0700: 1"),
+                "\(result.output)")
         // Not a terminal: no progress bar.
         #expect(!result.error.contains("["), "\(result.error)")
         let records = try await runner.run(["records", "list", "--json"])

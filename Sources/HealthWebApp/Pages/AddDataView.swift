@@ -17,7 +17,8 @@ struct AddDataView {
         let calendar = text.calendar
         func value(_ name: String) -> String { form?[name] ?? "" }
         var context: [String: Any] = [
-            "csrf": csrf, "typeName": type.identifier, "typeLabel": SampleText.name(of: type), "typeHref": StoreCatalog.href(type),
+            "csrf": csrf, "typeName": type.identifier, "typeLabel": SampleText.name(of: type), "addTitle": HealthTypes.addTitle(of: type),
+            "typeHref": StoreCatalog.href(type),
             "start": form?["start"] ?? AddDataInput.fieldText(now, calendar: calendar), "end": value("end"),
             "zone": calendar.timeZone.abbreviation(for: now) ?? calendar.timeZone.identifier,
         ]
@@ -41,7 +42,8 @@ struct AddDataView {
             context["bloodPressure"] = ["systolic": value("systolic"), "diastolic": value("diastolic")]
         case .workout:
             let chosen = form?["activity"] ?? HKWorkoutActivityType.walking.caseName
-            let energyUnit = form?["energyUnit"] ?? (text.formatter.displayUnit(for: HKQuantityType(.activeEnergyBurned)) == .jouleUnit(with: .kilo) ? "kJ" : "kcal")
+            let energyUnit = form?["energyUnit"]
+                ?? (text.formatter.displayUnit(for: HKQuantityType(.activeEnergyBurned)) == .jouleUnit(with: .kilo) ? "kJ" : "kcal")
             let distanceUnit = form?["distanceUnit"] ?? (text.formatter.displayUnit(for: HKQuantityType(.distanceWalkingRunning)) == .mile() ? "mi" : "km")
             context["workout"] = [
                 "activities": AddDataInput.activities.map { ["value": $0.caseName, "label": $0.name, "selected": $0.caseName == chosen] },
@@ -73,33 +75,41 @@ struct AddDataView {
     static let form = """
         <p><a href="{{typeHref}}">Back to {{typeLabel}}</a> · <a href="/browse">All types</a></p>
         <section class="card" aria-labelledby="add-heading">
-        <h2 id="add-heading">Add {{typeLabel}}</h2>
+        <h2 id="add-heading">{{addTitle}}</h2>
         <p>Saved in your store as yours (the store's owner). Dates and times are in {{zone}}.</p>
         <form method="post" action="/browse/{{typeName}}/add" class="fields add">
         <input type="hidden" name="csrf" value="{{csrf}}">
         {{#quantity}}
         <label for="add-value">Value</label><input id="add-value" name="value" inputmode="decimal" required value="{{value}}">
-        <label for="add-unit">Unit</label><select id="add-unit" name="unit">{{#units}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/units}}</select>
+        <label for="add-unit">Unit</label><select id="add-unit" \
+        name="unit">{{#units}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/units}}</select>
         {{/quantity}}
         {{#category}}
-        <label for="add-value">Value</label><select id="add-value" name="value">{{#values}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/values}}</select>
+        <label for="add-value">Value</label><select id="add-value" \
+        name="value">{{#values}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/values}}</select>
         {{/category}}
         {{#bloodPressure}}
         <label for="add-systolic">Systolic (mmHg)</label><input id="add-systolic" name="systolic" inputmode="numeric" required value="{{systolic}}">
         <label for="add-diastolic">Diastolic (mmHg)</label><input id="add-diastolic" name="diastolic" inputmode="numeric" required value="{{diastolic}}">
         {{/bloodPressure}}
         {{#workout}}
-        <label for="add-activity">Activity</label><select id="add-activity" name="activity">{{#activities}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/activities}}</select>
+        <label for="add-activity">Activity</label><select id="add-activity" \
+        name="activity">{{#activities}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/activities}}</select>
         {{/workout}}
         <label for="add-start">Start</label><input id="add-start" name="start" type="datetime-local" required value="{{start}}">
-        <label for="add-end">End{{^workout}} <small>(optional)</small>{{/workout}}</label><input id="add-end" name="end" type="datetime-local"{{#workout}} required{{/workout}} value="{{end}}">
+        <label for="add-end">End{{^workout}} <small>(optional)</small>{{/workout}}</label><input id="add-end" name="end" \
+        type="datetime-local"{{#workout}} required{{/workout}} value="{{end}}">
         {{#workout}}
-        <label for="add-energy">Active energy <small>(optional)</small></label><span class="amount"><input id="add-energy" name="energy" inputmode="decimal" value="{{energy}}">
-        <select name="energyUnit" aria-label="Energy unit">{{#energyUnits}}<option{{#selected}} selected{{/selected}}>{{value}}</option>{{/energyUnits}}</select></span>
-        <label for="add-distance">Distance <small>(optional)</small></label><span class="amount"><input id="add-distance" name="distance" inputmode="decimal" value="{{distance}}">
-        <select name="distanceUnit" aria-label="Distance unit">{{#distanceUnits}}<option{{#selected}} selected{{/selected}}>{{value}}</option>{{/distanceUnits}}</select></span>
+        <label for="add-energy">Active energy <small>(optional)</small></label><span class="amount"><input id="add-energy" name="energy" \
+        inputmode="decimal" value="{{energy}}">
+        <select name="energyUnit" \
+        aria-label="Energy unit">{{#energyUnits}}<option{{#selected}} selected{{/selected}}>{{value}}</option>{{/energyUnits}}</select></span>
+        <label for="add-distance">Distance <small>(optional)</small></label><span class="amount"><input id="add-distance" name="distance" \
+        inputmode="decimal" value="{{distance}}">
+        <select name="distanceUnit" \
+        aria-label="Distance unit">{{#distanceUnits}}<option{{#selected}} selected{{/selected}}>{{value}}</option>{{/distanceUnits}}</select></span>
         {{/workout}}
-        <span></span><button type="submit">Add {{typeLabel}}</button>
+        <span></span><button type="submit">{{addTitle}}</button>
         </form>
         </section>
         """
@@ -123,7 +133,7 @@ extension HealthWebApp {
             let text = try await sampleText()
             let view = AddDataView(pages: pages, text: text)
             guard let kind = AddDataInput.kind(of: type) else {
-                return pages.page(title: "Add \(SampleText.name(of: type))", section: .browse, content: view.notAddable(type))
+                return pages.page(title: HealthTypes.addTitle(of: type), section: .browse, content: view.notAddable(type))
             }
             var notice: String?
             if let saved = request.uri.queryParameters["saved"].flatMap({ UUID(uuidString: String($0)) }) {
@@ -131,7 +141,7 @@ extension HealthWebApp {
                                                               sortDescriptors: [], limit: 1).result(for: store)
                 notice = found.first.map { "Saved \(SampleText.name(of: type)): \(text.value(of: $0)), \(text.date($0.startDate))." }
             }
-            return pages.page(title: "Add \(SampleText.name(of: type))", section: .browse,
+            return pages.page(title: HealthTypes.addTitle(of: type), section: .browse,
                               content: view.render(type, kind: kind, form: nil, csrf: csrf(request), now: clock()), notice: notice)
         }
         router.post("/browse/:type/add") { request, context in
@@ -153,7 +163,7 @@ extension HealthWebApp {
                 }
                 return Self.redirect("/browse/\(type.identifier)/add?saved=\(sample.uuid.uuidString)")
             } catch {
-                return pages.page(title: "Add \(SampleText.name(of: type))", section: .browse,
+                return pages.page(title: HealthTypes.addTitle(of: type), section: .browse,
                                   content: AddDataView(pages: pages, text: text).render(type, kind: kind, form: form, csrf: csrf(request), now: now),
                                   problem: "\(error.description); nothing was saved.", status: .badRequest)
             }

@@ -115,9 +115,7 @@ enum AppleHealthImportView {
     /// refused as another person's.
     static func summary(_ report: AppleHealthImportReport, file: String, refusals: [String]) -> (content: String, notice: String?) {
         let text = ImportSummaryText(stored: report.imported, alreadyStored: report.alreadyStored, notImported: report.skipped,
-                                     batches: report.batches, duplicates: report.duplicates) { identifier in
-            HKObjectType.sampleType(named: identifier).map(SampleText.name(of:)) ?? HKObjectType.displayName(forIdentifier: identifier)
-        }
+                                     batches: report.batches, duplicates: report.duplicates)
         let notice = text.headline + (refusals.isEmpty ? "" : " \(refusals.count) record(s) refused, listed below.")
         let content = render("summary", [
             "file": file, "headline": text.headline, "duplicatesLine": text.duplicatesLine ?? "", "hasDuplicates": text.duplicatesLine != nil,

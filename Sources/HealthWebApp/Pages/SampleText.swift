@@ -38,13 +38,10 @@ struct SampleText: Sendable {
         NumberText.format(value, decimals: abs(value) >= 100 ? 0 : 1)
     }
 
-    /// The name people use for a type, from HealthPresentation's everyday names (the ones the CLI
-    /// takes): "Weight", "Steps", "Heart Rate", "Blood Pressure"; HealthKit's name for a type
-    /// without one.
+    /// The name people use for a type (HealthPresentation's `HealthTypes.personName(of:)`, which
+    /// the CLI shows too): "Weight", "Steps", "Heart Rate", "Blood Pressure".
     static func name(of type: HKSampleType) -> String {
-        guard let everyday = HealthTypes.entry(for: type).everydayNames.first else { return type.displayName }
-        if let acronym = ["bmi": "BMI", "hrv": "Heart Rate Variability", "vo2max": "Cardio Fitness (VO2 max)"][everyday] { return acronym }
-        return everyday.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+        HealthTypes.personName(of: type)
     }
 
     static func duration(_ seconds: TimeInterval) -> String {
