@@ -34,6 +34,19 @@ public struct AuditEventSummary: Sendable, Hashable {
     /// Whether the event's outcome is success.
     public var succeeded: Bool { outcome == "0" }
 
+    /// Whether the event is a request for one of the wallet's shared links (subtype `shared-link-access`).
+    public var isSharedLinkAccess: Bool { subtype == "shared-link-access" }
+
+    /// A shared link request in words, as the person reads it in `health wallet audit` and on the
+    /// Sharing page: `Dr. Lee opened the link (shared link AbCdEfGh…)`, `Dr. Lee was refused: wrong
+    /// passcode (…)`: the name the recipient gave, the outcome, the link. Nil for other events.
+    public var sharedLinkAccessWords: String? {
+        guard isSharedLinkAccess else { return nil }
+        let outcome = succeeded ? SharedLinkAccess.words(outcome: "opened") : outcomeDescription.map(SharedLinkAccess.words) ?? "was refused"
+        let link = what.first { $0.hasPrefix("shl/") }.map { "shared link \($0.dropFirst(4))…" } ?? "a shared link"
+        return "\(who ?? "someone") \(outcome) (\(link))"
+    }
+
     private static func reference(_ value: JSONValue?) -> String? {
         guard let object = value?.objectValue else { return nil }
         if let reference = object["reference"]?.stringValue { return reference }

@@ -39,7 +39,7 @@ struct WalletAuditCommand: AsyncParsableCommand {
     /// `(bulk-export Observation=3 Patient=1)`); a shared link request in words.
     static func line(_ event: JSONObject, formatter: HealthFormatter) -> String {
         let summary = AuditEventSummary(event)
-        if summary.subtype == "shared-link-access" { return linkLine(summary, formatter: formatter) }
+        if summary.isSharedLinkAccess { return linkLine(summary, formatter: formatter) }
         let outcome = summary.outcome.map { $0 == "0" ? "ok" : "failed(\($0))" } ?? "?"
         return "\(summary.recorded ?? "?") \(summary.action ?? "?") \(summary.subtype ?? "?") \(outcome) \(summary.who ?? "?")"
             + (summary.what.isEmpty ? "" : " → " + summary.what.joined(separator: ", "))
@@ -50,9 +50,7 @@ struct WalletAuditCommand: AsyncParsableCommand {
     /// refused: wrong passcode (…)`: when, the recipient's name, the outcome in words.
     static func linkLine(_ summary: AuditEventSummary, formatter: HealthFormatter) -> String {
         let when = summary.recorded.flatMap(date).map(formatter.date) ?? summary.recorded ?? "at an unknown time"
-        let outcome = summary.succeeded ? SharedLinkAccess.words(outcome: "opened") : summary.outcomeDescription.map(SharedLinkAccess.words) ?? "was refused"
-        let link = summary.what.first { $0.hasPrefix("shl/") }.map { "shared link \($0.dropFirst(4))…" } ?? "a shared link"
-        return "\(when)  \(summary.who ?? "someone") \(outcome) (\(link))"
+        return "\(when)  \(summary.sharedLinkAccessWords ?? "a shared link request")"
     }
 
     /// An AuditEvent's `recorded` instant (with or without fractional seconds).

@@ -5,7 +5,8 @@ import Testing
 
 /// `health ui --identity FILE --server URL` against a real `health serve` on loopback: the Share
 /// page creates a link (HealthSharing's `ShareLinks.create`), shows its QR code and link once, lists
-/// it, and revokes it; the link opened with `health share open` counts as an access on the list.
+/// it, and revokes it; the link opened with `health share open` counts as an access on the list,
+/// and the Sharing page's audit table says who opened it (or was refused) in words.
 @Suite("health ui: the Share page with a wallet", .serialized) struct UIShareTests {
     static func post(_ url: String, cookie: String, form: [(String, String)]) async throws -> (status: Int, location: String?, body: String) {
         var request = HTTPClientRequest(url: url)
@@ -48,6 +49,14 @@ import Testing
         let opened = try await setup.runner.run(["share", "open", viewerLink, "--passcode", "1357", "--recipient", "Dr. Lee"])
         #expect(opened.status == 0, "\(opened.output)\(opened.error)")
         #expect(opened.output.contains("FHIR Bundle (document)"), "\(opened.output)")
+        let wrong = try await setup.runner.run(["share", "open", viewerLink, "--passcode", "0000", "--recipient", "Dr. Lee"])
+        #expect(wrong.status == 1, "\(wrong.output)\(wrong.error)")
+        // The Sharing page's "Who saw my data" says each request in words, as `health wallet audit` does.
+        let sharing = try await UICommandTests.get(ui.origin + "/sharing", cookie: cookie)
+        #expect(sharing.status == 200)
+        #expect(sharing.body.contains("<td colspan=\"3\">Dr. Lee opened the link (shared link "), "\(sharing.body)")
+        #expect(sharing.body.contains("<td colspan=\"3\">Dr. Lee was refused: wrong passcode (shared link "), "\(sharing.body)")
+        #expect(!sharing.body.contains("shared-link-access"), "\(sharing.body)")
 
         let listed = try await UICommandTests.get(ui.origin + "/share", cookie: cookie)
         #expect(listed.body.contains("<th scope=\"row\">For Dr. Lee</th>"), "\(listed.body)")

@@ -133,9 +133,13 @@ struct SharingAuditEvent: Sendable {
     let who: String
     let what: [String]
     let succeeded: Bool
+    /// A request for one of the wallet's shared links in words (`Dr. Lee opened the link (shared
+    /// link AbCdEfGh…)`), as `health wallet audit` says it; nil for other events.
+    let sentence: String?
 
     init(event: JSONObject) {
         let summary = AuditEventSummary(event)
+        sentence = summary.sharedLinkAccessWords
         recorded = summary.recorded ?? ""
         action = summary.subtype ?? Self.actions[summary.action ?? ""] ?? "unknown"
         who = summary.who ?? "unknown"

@@ -36,7 +36,7 @@ struct SharingWalletView {
         let events: [[String: Any]] = others.map { event in
             let what = event.what.filter { $0 != csi }
             return ["when": event.recorded, "who": event.who, "action": event.action, "what": what.isEmpty ? "your data" : what.joined(separator: ", "),
-                    "outcome": event.succeeded ? "done" : "refused or failed"]
+                    "outcome": event.succeeded ? "done" : "refused or failed", "sentence": event.sentence ?? ""]
         }
         let older = snapshot.olderEvents.map { "/sharing?auditBefore=\($0)" } ?? ""
         var context: [String: Any] = [
@@ -87,7 +87,8 @@ struct SharingWalletView {
         {{#hasGranted}}
         <div class="scroll"><table aria-labelledby="granted-heading">
         <thead><tr><th scope="col">To</th><th scope="col">Scope</th><th scope="col">From</th><th scope="col">Until</th><th scope="col">Status</th></tr></thead>
-        <tbody>{{#granted}}<tr><td><code>{{grantees}}</code></td><td>{{scope}}</td><td>{{from}}</td><td>{{until}}</td><td>{{status}}</td></tr>{{/granted}}</tbody>
+        <tbody>{{#granted}}<tr><td><code>{{grantees}}</code></td><td>{{scope}}</td>\
+        <td>{{from}}</td><td>{{until}}</td><td>{{status}}</td></tr>{{/granted}}</tbody>
         </table></div>
         {{#revocable}}<form method="post" action="/sharing/wallet/revoke" class="inline"><input type="hidden" name="csrf" value="{{csrf}}">
         <input type="hidden" name="grantee" value="{{.}}">
@@ -107,8 +108,11 @@ struct SharingWalletView {
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="grant-grantee">To (csiGuid)</label><input id="grant-grantee" name="grantee" required pattern="[0-9A-Fa-f-]{36}" autocomplete="off">
         <label for="grant-resource">Resource type (* for all)</label><input id="grant-resource" name="resource" value="*" required>
-        <label for="grant-access">Access</label><select id="grant-access" name="access"><option value="read">read</option><option value="write">write</option></select>
-        <label for="grant-conf">Up to confidentiality</label><select id="grant-conf" name="confidentiality">{{#confidentiality}}<option value="{{code}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/confidentiality}}</select>
+        <label for="grant-access">Access</label>\
+        <select id="grant-access" name="access"><option value="read">read</option><option value="write">write</option></select>
+        <label for="grant-conf">Up to confidentiality</label>\
+        <select id="grant-conf" name="confidentiality">{{#confidentiality}}\
+        <option value="{{code}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/confidentiality}}</select>
         <label for="grant-from">From</label><input id="grant-from" name="from" type="date" value="{{today}}" required>
         <label for="grant-until">Until (not included)</label><input id="grant-until" name="until" type="date" value="{{nextYear}}" required>
         <span></span><button type="submit">Grant</button>
@@ -119,10 +123,13 @@ struct SharingWalletView {
         {{#hasEvents}}
         <div class="scroll"><table aria-labelledby="audit-heading">
         <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Did</th><th scope="col">What</th><th scope="col">Outcome</th></tr></thead>
-        <tbody>{{#events}}<tr><td>{{when}}</td><td><code>{{who}}</code></td><td>{{action}}</td><td>{{what}}</td><td>{{outcome}}</td></tr>{{/events}}</tbody>
+        <tbody>{{#events}}<tr><td>{{when}}</td>{{#sentence}}<td colspan="3">{{sentence}}</td>{{/sentence}}\
+        {{^sentence}}<td><code>{{who}}</code></td><td>{{action}}</td><td>{{what}}</td>{{/sentence}}<td>{{outcome}}</td></tr>{{/events}}</tbody>
         </table></div>
         {{/hasEvents}}
-        {{^hasEvents}}<p>{{#hasOlderEvents}}No one else's actions in this part of the log.{{/hasOlderEvents}}{{^hasOlderEvents}}{{^isOlderPage}}No one else has used your data.{{/isOlderPage}}{{#isOlderPage}}No older entries.{{/isOlderPage}}{{/hasOlderEvents}}</p>{{/hasEvents}}
+        {{^hasEvents}}<p>{{#hasOlderEvents}}No one else's actions in this part of the log.{{/hasOlderEvents}}\
+        {{^hasOlderEvents}}{{^isOlderPage}}No one else has used your data.{{/isOlderPage}}\
+        {{#isOlderPage}}No older entries.{{/isOlderPage}}{{/hasOlderEvents}}</p>{{/hasEvents}}
         {{#hasOlderEvents}}<p><a href="{{olderEvents}}">Older entries</a></p>{{/hasOlderEvents}}
         {{#isOlderPage}}<p><a href="/sharing">Newest entries</a></p>{{/isOlderPage}}
         {{#ownEvents}}<p>{{ownEvents}}</p>{{/ownEvents}}
@@ -157,7 +164,8 @@ struct SharingGrantForm {
         do {
             scope = try PermissionScope(heartScope: heart)
         } catch {
-            throw SharingWalletProblem("The resource type is not valid (a FHIR type such as Observation, or *): \(error.errorDescription); nothing was granted.")
+            throw SharingWalletProblem(
+                "The resource type is not valid (a FHIR type such as Observation, or *): \(error.errorDescription); nothing was granted.")
         }
         guard let from = form["from"].flatMap(Self.day), let until = form["until"].flatMap(Self.day) else {
             throw SharingWalletProblem("The dates must be days (YYYY-MM-DD); nothing was granted.")
