@@ -35,8 +35,12 @@ struct SharingWalletView {
         let others = snapshot.events.filter { $0.who != csi }
         let events: [[String: Any]] = others.map { event in
             let what = event.what.filter { $0 != csi }
-            return ["when": event.recorded, "who": event.who, "action": event.action, "what": what.isEmpty ? "your data" : what.joined(separator: ", "),
-                    "outcome": event.succeeded ? "done" : "refused or failed", "sentence": event.sentence ?? ""]
+            var row: [String: Any] = ["when": event.recorded, "who": event.who, "action": event.action,
+                                      "what": what.isEmpty ? "your data" : what.joined(separator: ", "),
+                                      "outcome": event.succeeded ? "done" : "refused or failed"]
+            // A shared link request in words; absent (not empty) for the others.
+            if let sentence = event.sentence { row["sentence"] = sentence }
+            return row
         }
         let older = snapshot.olderEvents.map { "/sharing?auditBefore=\($0)" } ?? ""
         var context: [String: Any] = [
