@@ -294,7 +294,7 @@ struct PostgresSchemaTests {
         let admin = try PostgresURL(try #require(PostgresTrustStoreTests.adminURL))
         let names = (0..<count).map { _ in "s_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
         for name in names { try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin, timeout: .seconds(120)) }
-        let stores = names.map { PostgresTrustStore(url: admin.with(database: $0), maximumConnections: 2) }
+        let stores = names.map { PostgresTrustStore(url: admin.with(database: $0), connectionTimeout: .seconds(300), maximumConnections: 2) }
         let outcome: Result<Void, any Error>
         do {
             try await body(stores)

@@ -14,7 +14,7 @@ struct PostgresSharedLinkStoreTests {
         try await PostgresSchemaTests.withDatabases(1) { stores in
             let first = stores[0]
             try await first.migrate()
-            let second = PostgresTrustStore(url: first.url, maximumConnections: 4)
+            let second = PostgresTrustStore(url: first.url, connectionTimeout: .seconds(300), maximumConnections: 4)
             let owner = try #require(CsiGuid(UUID().uuidString.lowercased()))
             let now = Timestamp(secondsSince1970: 1_800_000_000)
             let link = StoredSharedLink(id: String(repeating: "A", count: 43), owner: owner, flags: "P", label: nil, expiresAt: nil, createdAt: now,

@@ -51,7 +51,7 @@ struct PostgresTrustStoreTests {
     @Test(.enabled(if: adminURL != nil, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"))
     func schemaVersionAndConcurrentMigrations() async throws {
         try await withDatabase { url in
-            let stores = (0..<4).map { _ in PostgresTrustStore(url: url, maximumConnections: 2) }
+            let stores = (0..<4).map { _ in PostgresTrustStore(url: url, connectionTimeout: .seconds(300), maximumConnections: 2) }
             #expect(try await stores[0].schemaVersion() == 0)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for store in stores { group.addTask { try await store.migrate() } }
@@ -73,7 +73,7 @@ struct PostgresTrustStoreTests {
         try await withDatabase { url in
             // Connecting may be slow on a loaded machine, so the timeout is generous, and longer
             // than the test's time limit: a closed store that waited for a connection would fail.
-            let store = PostgresTrustStore(url: url, connectionTimeout: .seconds(120))
+            let store = PostgresTrustStore(url: url, connectionTimeout: .seconds(300))
             try await store.migrate()
             await store.close()
             // A closed store answers at once with an error (the time limit catches a wait).
@@ -84,7 +84,7 @@ struct PostgresTrustStoreTests {
     @Test(.enabled(if: adminURL != nil, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"))
     func unreadableRowsAreCorruptNamingTheTable() async throws {
         try await withDatabase { url in
-            let store = PostgresTrustStore(url: url)
+            let store = PostgresTrustStore(url: url, connectionTimeout: .seconds(300))
             try await store.migrate()
             let csi = try #require(CsiGuid("7c5b8363-504b-4f83-9d01-caa4e28a156e"))
             try await execute(url, """
@@ -103,7 +103,7 @@ struct PostgresTrustStoreTests {
     @Test(.enabled(if: adminURL != nil, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"))
     func duplicatePermissionIsAConflictAndRollsBack() async throws {
         try await withDatabase { url in
-            let store = PostgresTrustStore(url: url)
+            let store = PostgresTrustStore(url: url, connectionTimeout: .seconds(300))
             try await store.migrate()
             let patient = try #require(CsiGuid("7c5b8363-504b-4f83-9d01-caa4e28a156e"))
             let permission = Permission(id: PermissionID("perm-1"), patient: patient, grantor: patient, grantee: patient, scope: .owner,
@@ -121,7 +121,7 @@ struct PostgresTrustStoreTests {
     @Test(.enabled(if: adminURL != nil, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"))
     func expiredNoncesAndCodesArePurgedAndHistoryKept() async throws {
         try await withDatabase { url in
-            let store = PostgresTrustStore(url: url)
+            let store = PostgresTrustStore(url: url, connectionTimeout: .seconds(300))
             try await store.migrate()
             let t0 = Timestamp(millisecondsSince1970: 1_750_000_000_000)
             let csi = try #require(CsiGuid("7c5b8363-504b-4f83-9d01-caa4e28a156e"))

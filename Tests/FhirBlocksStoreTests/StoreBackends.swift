@@ -59,7 +59,7 @@ enum StoreBackends {
         let outcome: Result<Void, any Error>
         do {
             let session = try await StoreSession(backend: .postgres) {
-                PostgresTrustStore(url: url, connectionTimeout: .seconds(30), maximumConnections: 4)
+                PostgresTrustStore(url: url, connectionTimeout: .seconds(300), maximumConnections: 4)
             }
             do {
                 try await body(session)

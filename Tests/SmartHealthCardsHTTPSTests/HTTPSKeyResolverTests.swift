@@ -509,14 +509,14 @@ struct HTTPSKeyResolverTests {
     func passedInClient() async throws {
         try await withLoopbackServer { fixture async throws in
             fixture.server.route(fixture.keySetPath, .init(body: TestDocuments.keySet().json))
-            let configuration = HTTPSKeyResolver.Configuration(requestTimeout: .seconds(5), allowsPrivateAddresses: true)
+            let configuration = HTTPSKeyResolver.Configuration(requestTimeout: .seconds(300), allowsPrivateAddresses: true)
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                     configuration: configuration.httpClientConfiguration(additionalTrustRoots: [fixture.authority.root]))
             let resolver = HTTPSKeyResolver(configuration: configuration, httpClient: client)
             #expect(try await resolver.keySet(issuer: fixture.issuer)?.keys.count == 1)
             await resolver.shutdown()
             // The client is the caller's: still usable after the resolver's shutdown.
-            let response = try await client.execute(HTTPClientRequest(url: fixture.server.url(fixture.keySetPath)), timeout: .seconds(5))
+            let response = try await client.execute(HTTPClientRequest(url: fixture.server.url(fixture.keySetPath)), timeout: .seconds(300))
             #expect(response.status == .ok)
             _ = try await response.body.collect(upTo: 1 << 20)
             try await client.shutdown()

@@ -20,7 +20,7 @@ struct LoopbackFixture: Sendable {
 
     /// A resolver trusting the test authority, with timeouts a loaded full run stays within unless told otherwise, and
     /// allowed to fetch from the loopback server.
-    func resolver(_ configuration: HTTPSKeyResolver.Configuration = .init(requestTimeout: .seconds(30), connectTimeout: .seconds(10)),
+    func resolver(_ configuration: HTTPSKeyResolver.Configuration = .init(requestTimeout: .seconds(300), connectTimeout: .seconds(120)),
                   clock: TestClock? = nil) -> HTTPSKeyResolver {
         var configuration = configuration
         configuration.allowsPrivateAddresses = true

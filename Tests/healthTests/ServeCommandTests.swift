@@ -150,7 +150,7 @@ import Testing
         // Every acknowledged grant has its audit entry (read by the wallet, whose entries they
         // are: anonymously the log serves leaf hashes only), and the new log extends the old one.
         let after = try SignedCheckpoint(text: String(decoding: try await Self.send(.GET, "\(server.url)/audit/checkpoint").1, as: UTF8.self))
-        let client = try FhirBlocksClient(baseURL: server.url)
+        let client = try FhirBlocksClient(baseURL: server.url, configuration: FhirBlocksClientConfiguration(requestTimeout: .seconds(300)))
         let identity = CsiIdentity(csiGuid: wallet, key: walletKey, deviceId: "serve-test", applicationClass: "org.fhirblocks.csa")
         var audited: Set<String> = []
         var withheld = 0

@@ -56,7 +56,7 @@ import Testing
 
         // The wallet registers and takes a token over its own data (the assertion's audience is
         // the public URL, as the server checks it).
-        let client = try FhirBlocksClient(baseURL: url)
+        let client = try FhirBlocksClient(baseURL: url, configuration: FhirBlocksClientConfiguration(requestTimeout: .seconds(300)))
         let identity: CsiIdentity
         do {
             identity = try await WalletClient.register(client: client, claims: PatientClaims(firstName: "John")).identity

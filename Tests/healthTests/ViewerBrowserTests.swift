@@ -64,7 +64,7 @@ struct ViewerBrowserTests {
             SharedLinkFile(contentType: SHLContentType.smartHealthCard,
                            jwe: try SHLFile.encrypt(Array(cardFile.utf8), contentType: SHLContentType.smartHealthCard, key: key)),
         ]
-        let client = try FhirBlocksClient(baseURL: server.url)
+        let client = try FhirBlocksClient(baseURL: server.url, configuration: FhirBlocksClientConfiguration(requestTimeout: .seconds(300)))
         let record: SharedLinkRecord
         do {
             record = try await WalletClient(client: client, identity: try CsiIdentity.load(from: identityPath))

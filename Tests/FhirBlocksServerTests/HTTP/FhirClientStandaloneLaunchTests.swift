@@ -52,7 +52,7 @@ struct FhirClientStandaloneLaunchTests {
     private static func withServer(_ body: (FhirBlocksClient) async throws -> Void) async throws {
         let world = try await TestWorld.make(.sqlite, clock: .system, publicURL: nil)
         let server = try await RunningServer.start(world.service)
-        let client = try FhirBlocksClient(baseURL: server.baseURL)
+        let client = try FhirBlocksClient(baseURL: server.baseURL, configuration: FhirBlocksClientConfiguration(requestTimeout: .seconds(300)))
         try await withTeardown({ try? await client.shutdown(); await server.stop(); await world.close() }) {
             try await body(client)
         }

@@ -16,7 +16,7 @@ import TestSupport
     func elevenStepsOverHTTP(backend: TestBackend) async throws {
         let world = try await TestWorld.make(backend, clock: .system, checkpointEvery: 8, publicURL: nil)
         let server = try await RunningServer.start(world.service)
-        let client = try FhirBlocksClient(baseURL: server.baseURL)
+        let client = try FhirBlocksClient(baseURL: server.baseURL, configuration: FhirBlocksClientConfiguration(requestTimeout: .seconds(300)))
         try await withTeardown({ try? await client.shutdown(); await server.stop(); await world.close() }) {
 
             // 1–3.

@@ -10,7 +10,7 @@ enum PostgresTestDatabase {
         let admin = try PostgresURL(adminURL)
         let name = "s_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin, timeout: .seconds(120))
-        let store = PostgresTrustStore(url: admin.with(database: name), connectionTimeout: .seconds(30), maximumConnections: 4)
+        let store = PostgresTrustStore(url: admin.with(database: name), connectionTimeout: .seconds(300), maximumConnections: 4)
         try await store.migrate()
         return store
     }

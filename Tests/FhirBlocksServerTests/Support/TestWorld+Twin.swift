@@ -15,7 +15,7 @@ extension TestWorld {
             second = try SQLiteTrustStore(path: sqlite.path)
         } else {
             let postgres = try #require(store as? PostgresTrustStore)
-            second = PostgresTrustStore(url: postgres.url, connectionTimeout: .seconds(30), maximumConnections: 4)
+            second = PostgresTrustStore(url: postgres.url, connectionTimeout: .seconds(300), maximumConnections: 4)
         }
         try await second.migrate()
         let service = TrustService(store: second, configuration: service.configuration, auditKey: service.auditKey, clock: clock.trustClock)
