@@ -32,6 +32,10 @@ enum RecordsFormatter {
         for (type, count) in counts.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(typeName(type)): \(count)")
         }
+        let already = report.alreadyStoredCount
+        if already > 0 {
+            lines.append("\(already) record\(already == 1 ? " was" : "s were") already in the store (not stored again)")
+        }
         if !report.skipped.isEmpty {
             let total = report.skipped.values.reduce(0, +)
             let detail = report.skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
