@@ -56,13 +56,23 @@ LOW_CONTRAST = """() => {
 }"""
 
 
+def request_failure(request):
+    """What a failed request of a page says, or None when it is not the page's fault: a request a
+    newer navigation cancelled (Chromium's net::ERR_ABORTED, such as the previous page's icon still
+    loading when the next page is opened). A document that fails to load is always reported."""
+    error = request.failure or ""
+    if error == "net::ERR_ABORTED" and request.resource_type != "document":
+        return None
+    return "failed: " + request.url + (" (" + error + ")" if error else "")
+
+
 def watch(page, origin, problems, http_errors=False):
     """Appends what goes wrong on `page` to `problems`."""
     page.on("request", lambda request: problems.append("foreign: " + request.url) if not request.url.startswith(origin) else None)
     page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
             if message.type in ("error", "warning") else None)
     page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
-    page.on("requestfailed", lambda request: problems.append("failed: " + request.url))
+    page.on("requestfailed", lambda request: problems.append(request_failure(request)) if request_failure(request) else None)
     if http_errors:
         page.on("response", lambda response: problems.append("HTTP %d: %s" % (response.status, response.url))
                 if response.status >= 400 else None)

@@ -19,18 +19,13 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import sync_playwright
 
+import page_checks
+
 
 def watch(page, origin, problems):
     """Collects the console errors, page errors, failed requests and requests to anywhere but
-    `origin` of `page` into `problems`."""
-    page.on("request", lambda request: problems.append("foreign: " + request.url)
-            if not request.url.startswith(origin) else None)
-    page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
-            if message.type in ("error", "warning") else None)
-    page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
-    page.on("requestfailed", lambda request: problems.append("failed: " + request.url))
-    page.on("response", lambda response: problems.append("HTTP %d: %s" % (response.status, response.url))
-            if response.status >= 400 else None)
+    `origin` of `page` into `problems` (page_checks.watch, with HTTP errors)."""
+    page_checks.watch(page, origin, problems, http_errors=True)
 
 
 def sharing_settings_and_a11y(browser, origin, cookies, shots, report):

@@ -21,6 +21,8 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import sync_playwright
 
+import page_checks
+
 
 def main():
     viewer_url, shots, passcode, recipient = sys.argv[1:5]
@@ -43,7 +45,8 @@ def main():
             page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
                     if message.type in ("error", "warning") else None)
             page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
-            page.on("requestfailed", lambda request: problems.append("failed: " + request.url))
+            page.on("requestfailed", lambda request: problems.append(page_checks.request_failure(request))
+                    if page_checks.request_failure(request) else None)
             result = {}
             response = page.goto(viewer_url)
             result["status"] = response.status if response else 0
