@@ -86,3 +86,67 @@ def look(page, problems):
         "smallText": page.evaluate(SMALL_TEXT), "lowContrast": page.evaluate(LOW_CONTRAST),
         "scripts": page.locator("script").count(),
     }
+
+
+CHART_TEXT = """() => {
+  const found = [];
+  let labels = 0;
+  for (const svg of document.querySelectorAll('svg.chart')) {
+    const frame = svg.getBoundingClientRect();
+    if (frame.width === 0) continue;
+    const boxes = [...svg.querySelectorAll('text')].map(t => ({text: t.textContent.trim(), box: t.getBoundingClientRect()}));
+    labels += boxes.length;
+    const id = svg.getAttribute('aria-labelledby') || '?';
+    for (const {text, box} of boxes) {
+      if (box.left < frame.left - 1 || box.right > frame.right + 1 || box.top < frame.top - 1 || box.bottom > frame.bottom + 1)
+        found.push(id + ': "' + text + '" outside the chart');
+    }
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i].box, b = boxes[j].box;
+        const x = Math.min(a.right, b.right) - Math.max(a.left, b.left), y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (x > 0.5 && y > 0.5) found.push(id + ': "' + boxes[i].text + '" overlaps "' + boxes[j].text + '"');
+      }
+    }
+  }
+  return {labels, problems: found};
+}"""
+
+TABLE_CELLS = """() => {
+  const found = [];
+  let cells = 0;
+  for (const table of document.querySelectorAll('table')) {
+    if (table.getBoundingClientRect().width === 0) continue;
+    for (const cell of table.querySelectorAll('th, td')) {
+      cells++;
+      const style = getComputedStyle(cell), text = cell.textContent.trim().slice(0, 40);
+      let hidden = style.display === 'none' || style.visibility === 'hidden';
+      for (let e = cell.parentElement; e && e !== table && !hidden; e = e.parentElement) hidden = getComputedStyle(e).display === 'none';
+      if (hidden) { found.push('hidden: ' + text); continue; }
+      const cuts = style.overflowX !== 'visible' || style.textOverflow === 'ellipsis';
+      if (cuts && cell.scrollWidth > cell.clientWidth + 1) found.push('clipped: ' + text);
+      // A box around the table that hides what overflows it (not one that scrolls) must hold the cell whole.
+      const box = cell.getBoundingClientRect();
+      for (let e = table.parentElement; e; e = e.parentElement) {
+        const o = getComputedStyle(e).overflowX;
+        if (o !== 'hidden' && o !== 'clip') continue;
+        const outer = e.getBoundingClientRect();
+        if (box.left < outer.left - 1 || box.right > outer.right + 1) { found.push('cut off: ' + text); break; }
+      }
+    }
+  }
+  return {cells, problems: found};
+}"""
+
+
+def chart_text(page):
+    """The charts' text: how many labels, and each label outside its chart or overlapping another
+    (their `getBoundingClientRect` boxes)."""
+    return page.evaluate(CHART_TEXT)
+
+
+def table_cells(page):
+    """The tables' cells: how many, and each one hidden (`display: none`, a column a phone would
+    not show), clipped by its own overflow or an ellipsis, or cut off by a box that hides what
+    overflows it (a table that scrolls in its own box is fine)."""
+    return page.evaluate(TABLE_CELLS)

@@ -5,16 +5,18 @@ and the dark theme (`prefers-color-scheme`), in one browser context.
 
 Usage: ui-look.py START_URL SCREENSHOT_DIR EXPECTED_TODAY TYPE_PATH
   START_URL       the URL `health ui` printed (with its one-time secret)
-  SCREENSHOT_DIR  where the screenshots go: Today, TYPE_PATH, Records, sleep, workouts, the year's
-                  Summary and a lab result (the first one Records lists)
+  SCREENSHOT_DIR  where the screenshots go: Today, TYPE_PATH (its week and its year), Records, sleep,
+                  workouts, the year's Summary and a lab result (the first one Records lists)
   EXPECTED_TODAY  JSON: Today card kind -> the number the statistics API gives (in the unit shown)
   TYPE_PATH       a type page (/browse/HK...)
 
 For each page, width and theme it reports console errors, failed or foreign requests, whether the
 page scrolls sideways (at 390 px), the text smaller than 11 CSS px (SVG text by its size on
 screen), the text whose contrast with its background is under 4.5:1, and the cells of Today's
-trends that are not on screen (past the window's edge, or hidden in a scrolled box). Prints one
-JSON report.
+trends that are not on screen (past the window's edge, or hidden in a scrolled box), the charts'
+text that overlaps other text or leaves its chart (`chartText`), and the table cells that are
+hidden, clipped or cut off (`tableCells`: a table fits or scrolls in its own box). Prints one JSON
+report.
 """
 import json
 import sys
@@ -22,17 +24,18 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import sync_playwright
 
-from page_checks import look, watch
+from page_checks import chart_text, look, table_cells, watch
 
 start_url, shots, expected_today, type_path = sys.argv[1:5]
 expected = json.loads(expected_today)
 origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
 sleep_path = "/browse/HKCategoryTypeIdentifierSleepAnalysis"
 workout_path = "/browse/HKWorkoutTypeIdentifier"
-pages = ["/", "/summary", "/summary?period=month", "/summary?period=year", "/browse", type_path, "/records", "/cards",
+type_year = type_path + "?period=year"
+pages = ["/", "/summary", "/summary?period=month", "/summary?period=year", "/browse", type_path, type_year, "/records", "/cards",
          "/sharing", "/profile", "/settings", "/recently-deleted", sleep_path, workout_path]
 shot_names = {"/": "today", type_path: "type", "/records": "records", sleep_path: "sleep", workout_path: "workouts",
-              "/summary?period=year": "summary-year"}
+              "/summary?period=year": "summary-year", type_year: "type-year"}
 # Every cell of the trends table must be inside the window, whole, and not clipped by a scrolled box.
 OFF_SCREEN = """() => {
   const found = [];
@@ -86,7 +89,8 @@ with sync_playwright() as playwright:
                 # Open every <details> so that the tables inside are measured too.
                 page.eval_on_selector_all("details", "els => els.forEach(e => e.open = true)")
                 key = "%s %d %s" % (path, width, scheme)
-                report["pages"][key] = {"status": response.status if response else 0, **look(page, problems)}
+                report["pages"][key] = {"status": response.status if response else 0, **look(page, problems),
+                                        "chartText": chart_text(page), "tableCells": table_cells(page)}
                 if path == "/":
                     report["pages"][key]["offScreen"] = page.evaluate(OFF_SCREEN)
                 name = shot_names.get(path)

@@ -47,6 +47,51 @@ struct SVGChartTests {
         #expect(SVGAttributes.values(stacked, element: "rect", className: "s2", attribute: "data-value").isEmpty)
     }
 
+    /// The chart's axis texts: the labels under the bars (`middle`) or the ticks' (`end`), with
+    /// their x coordinates, in order.
+    static func axisTexts(_ svg: String, anchor: String) -> [(x: Double, text: String)] {
+        svg.components(separatedBy: "<text class=\"axis\" x=\"").dropFirst().compactMap { part in
+            guard let x = Double(part.prefix { $0 != "\"" }), let open = part.range(of: "text-anchor=\"\(anchor)\">"),
+                  let close = part.range(of: "</text>") else { return nil }
+            return (x, String(part[open.upperBound..<close.lowerBound]))
+        }
+    }
+
+    @Test("labels under the bars never collide on a phone: twelve months show four labels, each at least its width and a gap from the next",
+          arguments: [(12, "2025-01"), (24, "08:00"), (7, "11-23"), (30, "11-23"), (31, "11-23"), (12, "Sep 2025 (avg)"), (1, "2025-01"), (400, "x")])
+    func labelsApart(count: Int, label: String) {
+        // The text is sized for a phone: at 390 px the chart is drawn 324 px wide (the page's and the card's padding).
+        #expect(SVGChart.phoneTextSize * 324 / SVGChart.width >= 11)
+        let points = (0..<count).map { ChartPoint(label: label + String(repeating: " ", count: $0 % 2), value: Double($0)) }
+        for svg in [SVGChart.bars(points, id: "b", title: "t"), SVGChart.ranges(points, id: "r", title: "t"),
+                    SVGChart.line(points, id: "l", title: "t"), SVGChart.stacked(points, series: ["a"], id: "s", title: "t")] {
+            let labels = Self.axisTexts(svg, anchor: "middle")
+            let width = Double(label.count + 1) * SVGChart.charWidth * SVGChart.phoneTextSize
+            #expect(!labels.isEmpty && labels.count <= 6, "\(labels.count) labels")
+            for (a, b) in zip(labels, labels.dropFirst()) {
+                #expect(b.x - a.x >= width + SVGChart.labelGap - 0.01, "\(a) and \(b) collide")
+            }
+            for label in labels {
+                let half = Double(label.text.count) * SVGChart.charWidth * SVGChart.phoneTextSize / 2
+                #expect(label.x - half >= -0.01 && label.x + half <= SVGChart.width + 0.01, "\(label) leaves the chart")
+            }
+            if count == 12, label == "2025-01" { #expect(labels.map(\.text) == ["2025-01", "2025-01 ", "2025-01", "2025-01 "]) }
+        }
+    }
+
+    @Test("the ticks' numbers fit left of the plot, however wide (152.5 lb, 250k steps)", arguments: [[150.0, 160], [0, 249_000], [0.1, 0.35], [-3, 1e9]])
+    func tickLabelsFit(values: [Double]) {
+        let svg = SVGChart.line(values.map { ChartPoint(label: "d", value: $0) }, id: "w", title: "t")
+        let ticks = Self.axisTexts(svg, anchor: "end")
+        #expect(ticks.count >= 2)
+        let plotLeft = SVGAttributes.values(svg, element: "line", className: "grid", attribute: "x1").compactMap(Double.init).first ?? 0
+        for tick in ticks {
+            #expect(tick.x - Double(tick.text.count) * SVGChart.charWidth * SVGChart.phoneTextSize >= 0, "\(tick.text) leaves the chart")
+            #expect(tick.x < plotLeft)
+        }
+        if values == [150, 160] { #expect(ticks.map(\.text) == ["150", "152.5", "155", "157.5", "160"]) }
+    }
+
     @Test("any values, however odd, give well-formed SVG inside the frame (property test)")
     func property() {
         var random = SplitMix64(seed: 42)

@@ -35,7 +35,7 @@ struct TypePageTests {
         return String(before[open.upperBound...]).replacingOccurrences(of: "&amp;", with: "&")
     }
 
-    @Test("each period's chart equals the statistics (a day by hour, a week and a month by day, a year by month, twelve bars); previous and next step through time",
+    @Test("each period's chart equals the statistics (a day by hour, a week and a month by day, a year by month, twelve bars); previous, next",
           arguments: SummaryPeriod.allCases)
     func periods(period: SummaryPeriod) async throws {
         let fixture = try await WebTestFixture.make(days: 40)
@@ -53,16 +53,19 @@ struct TypePageTests {
         #expect(Self.bars(summary.body) == expected)
         #expect(page.body.contains("aria-current=\"true\">\(period.rawValue.capitalized)</a>"))
         #expect(!page.body.contains("Next \(period.rawValue)"))
-        let slots = page.body.components(separatedBy: "text-anchor=\"middle\"").count - 1
-        let bucketCount = [SummaryPeriod.day: 24, .week: 7, .month: 30, .year: 12][period] ?? 0
-        #expect(slots == (bucketCount + Int((Double(bucketCount) / 6).rounded(.up)) - 1) / Int((Double(bucketCount) / 6).rounded(.up)))
+        // At most six labels under the bars, as far apart as a phone needs: a year's twelve `2025-11` show four (every third).
+        let labels = SVGChartTests.axisTexts(page.body, anchor: "middle")
+        #expect(labels.count == [SummaryPeriod.day: 6, .week: 4, .month: 6, .year: 4][period], "\(labels.map(\.text))")
+        let widest = Double(labels.map(\.text.count).max() ?? 0) * SVGChart.charWidth * SVGChart.phoneTextSize
+        #expect(zip(labels, labels.dropFirst()).allSatisfy { $1.x - $0.x >= widest + SVGChart.labelGap }, "\(labels)")
         // A period ending earlier: its chart is that period's statistics, and Next leads forward.
         let earlier = period.interval(endingAt: Date(timeIntervalSince1970: 1_760_961_600), calendar: WebTestFixture.calendar) // 2025-10-20 12:00
         #expect(Self.bars(back.body) == (try await Self.statistics(fixture.store, Self.steps, earlier, period.bucket)))
         #expect(back.body.contains("Next \(period.rawValue) →"))
         let previousEnd = WebTestFixture.calendar.date(byAdding: .day, value: -1, to: interval.start) ?? interval.start
         let previousText = ISO8601DateFormatter.string(from: previousEnd, timeZone: TimeZone(identifier: "UTC") ?? .current, formatOptions: [.withFullDate])
-        #expect(page.body.contains("href=\"/browse/\(Self.steps.identifier)?period=\(period.rawValue)&amp;end=\(previousText)\">← Previous \(period.rawValue)</a>"))
+        let previousLink = "href=\"/browse/\(Self.steps.identifier)?period=\(period.rawValue)&amp;end=\(previousText)\">← Previous \(period.rawValue)</a>"
+        #expect(page.body.contains(previousLink))
         if period == .year { #expect(page.body.contains("2024-12-01 to 2025-11-26")) }
     }
 
@@ -76,15 +79,18 @@ struct TypePageTests {
         for index in 0..<70 {
             for source in ["a", "b", "c"] {
                 let at = start.addingTimeInterval(Double(index) * 600)
-                samples.append(HKQuantitySample(type: Self.steps, quantity: HKQuantity(unit: .count(), doubleValue: Double(index)), start: at, end: at.addingTimeInterval(60)))
+                samples.append(HKQuantitySample(type: Self.steps, quantity: HKQuantity(unit: .count(), doubleValue: Double(index)), start: at,
+                                                end: at.addingTimeInterval(60)))
                 revisions.append(HKSourceRevision(source: HKSource(name: "Source \(source)", bundleIdentifier: "org.example.\(source)"), version: "1",
-                                                  productType: nil, operatingSystemVersion: OperatingSystemVersion(majorVersion: 1, minorVersion: 0, patchVersion: 0)))
+                                                  productType: nil,
+                                                  operatingSystemVersion: OperatingSystemVersion(majorVersion: 1, minorVersion: 0, patchVersion: 0)))
             }
         }
         _ = try await fixture.store.save(samples, recordedAs: revisions)
         let interval = SummaryPeriod.week.interval(endingAt: WebTestFixture.now, calendar: WebTestFixture.calendar)
         let all = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: Self.steps, predicate: HKQuery.predicateForSamples(withStart: interval.start, end: interval.end, options: .strictStartDate))],
+            predicates: [.quantitySample(type: Self.steps,
+                                         predicate: HKQuery.predicateForSamples(withStart: interval.start, end: interval.end, options: .strictStartDate))],
             sortDescriptors: []).result(for: fixture.store)
         #expect(all.count == 213) // and the fixture's 3 of today
         let starts = Dictionary(uniqueKeysWithValues: all.map { ($0.uuid, $0.startDate) })
@@ -167,8 +173,46 @@ struct TypePageTests {
             try await client.send(.get, "/browse/\(HKWorkoutType().identifier)", cookie: try await client.startSession())
         }
         #expect(page.status == .ok)
-        for header in ["When", "Activity", "Duration", "Energy", "Distance", "Route"] { #expect(page.body.contains("<th scope=\"col\">\(header)</th>"), "\(header)") }
+        for header in ["When", "Activity", "Duration", "Energy", "Distance", "Route"] {
+            #expect(page.body.contains("<th scope=\"col\">\(header)</th>"), "\(header)")
+        }
         #expect(page.body.contains("<td>Running</td><td>40 min</td><td>420 kcal</td><td>6.5 km</td><td>\(lengthText)</td>"), "\(lengthText)")
+    }
+
+    @Test("the workouts page charts each bar's workout minutes: the sum of the durations of the workouts that start in it, with the numbers in a table",
+          arguments: [SummaryPeriod.day, .week, .year])
+    func workoutMinutes(period: SummaryPeriod) async throws {
+        let fixture = try await WebTestFixture.make(days: 1)
+        let calendar = WebTestFixture.calendar
+        let today = calendar.startOfDay(for: WebTestFixture.now)
+        // Days back, starting hour, minutes: two on one day, one that ends the next day, one in an earlier month, one a year before.
+        let plan: [(day: Double, hour: Double, minutes: Double)] = [(1, 7, 40), (1, 18, 25.5), (3, 23.5, 45), (0, 6, 30), (40, 9, 61), (400, 9, 20)]
+        for (day, hour, minutes) in plan {
+            let start = today.addingTimeInterval(-day * 86_400 + hour * 3600)
+            try await fixture.store.save(HKWorkout(activityType: .running, start: start, end: start.addingTimeInterval(minutes * 60), workoutEvents: nil,
+                                                   totalEnergyBurned: nil, totalDistance: nil, device: nil, metadata: nil))
+        }
+        let all = try await HKSampleQueryDescriptor(predicates: [.sample(type: HKWorkoutType(), predicate: nil)], sortDescriptors: [])
+            .result(for: fixture.store)
+        #expect(all.count >= plan.count)
+        let interval = period.interval(endingAt: WebTestFixture.now, calendar: calendar)
+        var expected: [Double] = []
+        for start in period.bucketStarts(of: interval, calendar: calendar) {
+            let end = min(calendar.date(byAdding: period.bucket, to: start) ?? interval.end, interval.end)
+            let inBar = all.filter { $0.startDate >= start && $0.startDate < end }
+            if !inBar.isEmpty { expected.append(inBar.map { $0.endDate.timeIntervalSince($0.startDate) / 60 }.reduce(0, +)) }
+        }
+        #expect(expected.count == [SummaryPeriod.day: 1, .week: 3, .year: 2][period])
+        let page = try await fixture.withClient { client in
+            try await client.send(.get, "/browse/\(HKWorkoutType().identifier)?period=\(period.rawValue)", cookie: try await client.startSession())
+        }
+        #expect(page.status == .ok)
+        #expect(Self.bars(page.body).map { ($0 * 100).rounded() } == expected.map { ($0 * 100).rounded() })
+        let per = [SummaryPeriod.day: "hour", .week: "day", .year: "month"][period] ?? ""
+        #expect(page.body.contains("<h2 id=\"type-heading\">Workout minutes per \(per)</h2>"))
+        if period == .week {
+            #expect(page.body.contains("<td>11-25</td><td>66</td><td>2</td>"), "the numbers of 25 November: 65.5 minutes in 2 workouts")
+        }
     }
 
     @Test("Today's trends: the last 7 full days against the four weeks before, from the statistics, with the direction the numbers give")
@@ -183,7 +227,8 @@ struct TypePageTests {
         let row = try #require(html.components(separatedBy: "<tr data-kind=\"\(Self.steps.identifier)\"").dropFirst().first)
         let change = (current - previous) / previous
         let direction = abs(change) < 0.05 ? "steady" : (change > 0 ? "up" : "down")
-        #expect(row.hasPrefix(" data-direction=\"\(direction)\" data-current=\"\(Self.n(current))\" data-previous=\"\(Self.n(previous))\""), "\(row.prefix(200))")
+        #expect(row.hasPrefix(" data-direction=\"\(direction)\" data-current=\"\(Self.n(current))\" data-previous=\"\(Self.n(previous))\""),
+                "\(row.prefix(200))")
         #expect(html.contains("<tr data-kind=\"\(HKQuantityTypeIdentifier.heartRate.rawValue)\""))
         #expect(html.contains("<tr data-kind=\"\(HKQuantityTypeIdentifier.bodyMass.rawValue)\""))
         // Ten days of data are not enough for a trend.

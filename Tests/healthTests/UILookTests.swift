@@ -6,11 +6,13 @@ import TestSupport
 /// The look of `health ui` in real headless Chromium (scripts/ui-look.py): every page at 1280 and
 /// 390 px in the light and the dark theme, with no console error or foreign request, no sideways
 /// scroll at 390 px, no text under 11 CSS px and no text under 4.5:1 contrast, every cell of
-/// Today's trends on screen; Today's numbers against the statistics API (the last day with data
-/// while today has none); screenshots of Today, a type page, Records, sleep, workouts, the year's
-/// Summary and a lab result in .build/ui-screenshots.
+/// Today's trends on screen, no chart text overlapping other text or leaving its chart, no table
+/// cell hidden, clipped or cut off (a table fits or scrolls in its own box); Today's numbers
+/// against the statistics API (the last day with data while today has none); screenshots of
+/// Today, a type page (its week and its year), Records, sleep, workouts, the year's Summary and a
+/// lab result in .build/ui-screenshots.
 @Suite("health ui look", .serialized) struct UILookTests {
-    @Test("every page at 1280 and 390 px, light and dark: no console error or foreign request, no sideways scroll, text ≥ 11 px, contrast ≥ 4.5:1",
+    @Test("every page at 1280 and 390 px, light and dark: no console error, no sideways scroll, text ≥ 11 px, 4.5:1, chart text apart, cells whole",
           .enabled(if: UICommandTests.browser != nil, "needs Debian's chromium and Playwright in OPENHEALTHKIT_PEERS_VENV (scripts/test.sh installs both)"))
     func look() async throws {
         let python = try #require(UICommandTests.browser)
@@ -30,7 +32,7 @@ import TestSupport
         let report = try #require(try JSONSerialization.jsonObject(with: output.out) as? [String: Any])
         let pages = report["pages"] as? [String: [String: Any]] ?? [:]
         #expect(report["labPath"] as? String != nil, "Records lists no lab result")
-        #expect(pages.count == 15 * 4)
+        #expect(pages.count == 16 * 4)
         #expect(report["trendRows"] as? Int ?? 0 > 0, "Today shows no trends: the 390 px check of its table would see nothing")
         for (key, result) in pages {
             #expect(result["status"] as? Int == 200, "\(key)")
@@ -39,6 +41,15 @@ import TestSupport
             #expect((result["lowContrast"] as? [String])?.isEmpty == true, "\(key): \(result["lowContrast"] ?? "")")
             #expect(result["scripts"] as? Int == 0, "\(key)")
             if key.contains(" 390 ") { #expect(result["overflow"] as? Bool == false, "\(key) scrolls sideways") }
+            let charts = result["chartText"] as? [String: Any] ?? [:], tables = result["tableCells"] as? [String: Any] ?? [:]
+            #expect((charts["problems"] as? [String])?.isEmpty == true, "\(key): chart text: \(charts["problems"] ?? "")")
+            #expect((tables["problems"] as? [String])?.isEmpty == true, "\(key): table cells: \(tables["problems"] ?? "")")
+            if key.hasPrefix("/summary") || key.hasPrefix("\(typePath)?period=year ") {
+                #expect(charts["labels"] as? Int ?? 0 > 20, "\(key): the chart text was not measured")
+            }
+            if key.hasPrefix("/summary") || key.hasPrefix("/browse/HKWorkoutTypeIdentifier ") || key.hasPrefix("/records ") {
+                #expect(tables["cells"] as? Int ?? 0 > 5, "\(key): the table cells were not measured")
+            }
             if key.hasPrefix("/ ") { #expect((result["offScreen"] as? [String])?.isEmpty == true, "\(key): trends off screen: \(result["offScreen"] ?? "")") }
         }
         let today = report["today"] as? [String: Any] ?? [:]
@@ -47,7 +58,7 @@ import TestSupport
             #expect(shown.map { abs($0 - value) < 0.01 } == true, "\(kind): page \(String(describing: today[kind])), statistics \(value)")
             if let day = days[kind] { #expect(today["\(kind) day"] as? String == day, "\(kind): the day the total counts") }
         }
-        #expect((report["screenshots"] as? [String])?.count == 7 * 4)
+        #expect((report["screenshots"] as? [String])?.count == 8 * 4)
     }
 
     /// Today's steps and exercise minutes (the statistics API's sums, sources merged; while today

@@ -4,37 +4,60 @@ import Foundation
 /// Charts drawn as SVG by Swift code: data in, an SVG string out, with no I/O. Every bar, range
 /// and point carries its value in `data-value` (its label in `data-label`), and the page shows
 /// the same numbers in a table; the SVG itself is one image with a title.
+///
+/// The drawing scales to the page, its text with it: the axis text is ``phoneTextSize`` units
+/// tall on a phone (the stylesheet's size below 40em), at least 11 CSS px wherever the chart is
+/// drawn at least 294 px wide (a 360 px screen; 324 px at 390). The labels under the bars are
+/// thinned for that size: no more than six, and never closer than the widest label's estimated
+/// width (``charWidth`` em a character) and a gap, so that they cannot collide on a phone.
 public enum SVGChart {
     /// The drawing's width in SVG units (it scales to the page).
     public static let width = 640.0
     /// The drawing's height in SVG units.
     public static let height = 260.0
-    static let left = 66.0, right = 8.0, top = 14.0, bottom = 36.0
+    /// The axis text's size in SVG units on a phone (below 40em wide).
+    public static let phoneTextSize = 24.0
+    /// The axis text's size in SVG units on a wider screen.
+    public static let textSize = 15.0
+    /// A character of axis text is taken to be this wide, in ems (wider than most: DejaVu Sans'
+    /// digits are 0.64 em), when labels are spaced.
+    public static let charWidth = 0.65
+    /// The least room between two labels under the bars, in SVG units.
+    public static let labelGap = 12.0
+    static let right = 8.0, top = 18.0, bottom = 48.0
 
     /// Bars from zero: steps per day.
+    /// - Parameters:
+    ///   - points: the bars, in time order.
+    ///   - id: the chart's id (its title's id derives from it).
+    ///   - title: the chart's title.
     public static func bars(_ points: [ChartPoint], id: String, title: String) -> String {
         let values = points.compactMap { finite($0.value) }
-        let scale = Scale(low: min(0, values.min() ?? 0), high: max(0, values.max() ?? 0))
+        let layout = Layout(scale: Scale(low: min(0, values.min() ?? 0), high: max(0, values.max() ?? 0)), count: points.count)
+        let scale = layout.scale, slot = layout.slot
         var body = ""
-        let slot = plotWidth / Double(max(points.count, 1))
         for (index, point) in points.enumerated() {
             guard let value = finite(point.value) else { continue }
             let y = scale.y(max(value, 0))
-            body += "<rect class=\"bar\" x=\"\(n(left + slot * Double(index) + slot * 0.15))\" y=\"\(n(y))\" width=\"\(n(slot * 0.7))\" "
+            body += "<rect class=\"bar\" x=\"\(n(layout.x(index) + slot * 0.15))\" y=\"\(n(y))\" width=\"\(n(slot * 0.7))\" "
                 + "height=\"\(n(scale.y(min(value, 0)) - y))\" data-label=\"\(HTMLText.escape(point.label))\" data-value=\"\(n(value))\"/>"
         }
-        return frame(id: id, title: title, scale: scale, labels: points.map(\.label), body: body)
+        return frame(id: id, title: title, layout: layout, labels: points.map(\.label), body: body)
     }
 
     /// Ranges with an average: heart rate per day (lowest to highest, a dot at the average),
     /// blood pressure (diastolic to systolic).
+    /// - Parameters:
+    ///   - points: the columns, in time order.
+    ///   - id: the chart's id (its title's id derives from it).
+    ///   - title: the chart's title.
     public static func ranges(_ points: [ChartPoint], id: String, title: String) -> String {
         let lows = points.compactMap { finite($0.low) ?? finite($0.value) }, highs = points.compactMap { finite($0.high) ?? finite($0.value) }
-        let scale = Scale(low: lows.min() ?? 0, high: highs.max() ?? 0)
+        let layout = Layout(scale: Scale(low: lows.min() ?? 0, high: highs.max() ?? 0), count: points.count)
+        let scale = layout.scale, slot = layout.slot
         var body = ""
-        let slot = plotWidth / Double(max(points.count, 1))
         for (index, point) in points.enumerated() {
-            let x = left + slot * (Double(index) + 0.5)
+            let x = layout.x(index) + slot * 0.5
             if let low = finite(point.low), let high = finite(point.high) {
                 body += "<rect class=\"range\" x=\"\(n(x - max(slot * 0.2, 1)))\" y=\"\(n(scale.y(high)))\" width=\"\(n(max(slot * 0.4, 2)))\" "
                     + "height=\"\(n(max(scale.y(low) - scale.y(high), 1)))\" data-label=\"\(HTMLText.escape(point.label))\" "
@@ -45,7 +68,7 @@ public enum SVGChart {
                     + "data-label=\"\(HTMLText.escape(point.label))\" data-value=\"\(n(value))\"/>"
             }
         }
-        return frame(id: id, title: title, scale: scale, labels: points.map(\.label), body: body)
+        return frame(id: id, title: title, layout: layout, labels: points.map(\.label), body: body)
     }
 
     /// A line through the points with data: a weight trend; with `band`, a shaded range behind
@@ -58,13 +81,13 @@ public enum SVGChart {
     public static func line(_ points: [ChartPoint], id: String, title: String, band: (low: Double?, high: Double?)? = nil) -> String {
         let values = points.compactMap { finite($0.value) }
         let bandValues = [band?.low, band?.high].compactMap { finite($0) }
-        let scale = Scale(low: (values + bandValues).min() ?? 0, high: (values + bandValues).max() ?? 0)
-        let slot = plotWidth / Double(max(points.count, 1))
+        let layout = Layout(scale: Scale(low: (values + bandValues).min() ?? 0, high: (values + bandValues).max() ?? 0), count: points.count)
+        let scale = layout.scale, slot = layout.slot
         var coordinates: [String] = []
         var dots = ""
         for (index, point) in points.enumerated() {
             guard let value = finite(point.value) else { continue }
-            let x = left + slot * (Double(index) + 0.5), y = scale.y(value)
+            let x = layout.x(index) + slot * 0.5, y = scale.y(value)
             coordinates.append("\(n(x)),\(n(y))")
             dots += "<circle class=\"dot\" cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"\(n(min(max(slot * 0.25, 1.5), 4)))\" "
                 + "data-label=\"\(HTMLText.escape(point.label))\" data-value=\"\(n(value))\"/>"
@@ -73,29 +96,35 @@ public enum SVGChart {
         var shade = ""
         if let band, finite(band.low) != nil || finite(band.high) != nil {
             let upper = finite(band.high).map { scale.y($0) } ?? Self.top, lower = finite(band.low).map { scale.y($0) } ?? (height - Self.bottom)
-            shade = "<rect class=\"band\" x=\"\(n(left))\" y=\"\(n(upper))\" width=\"\(n(plotWidth))\" height=\"\(n(max(lower - upper, 1)))\""
+            shade = "<rect class=\"band\" x=\"\(n(layout.left))\" y=\"\(n(upper))\" width=\"\(n(layout.plotWidth))\" height=\"\(n(max(lower - upper, 1)))\""
                 + (finite(band.low).map { " data-low=\"\(n($0))\"" } ?? "") + (finite(band.high).map { " data-high=\"\(n($0))\"" } ?? "") + "/>"
         }
-        return frame(id: id, title: title, scale: scale, labels: points.map(\.label), body: shade + path + dots)
+        return frame(id: id, title: title, layout: layout, labels: points.map(\.label), body: shade + path + dots)
     }
 
     /// Stacked bars from zero: sleep per night by stage. `series` names the segments, bottom
     /// first; segment `i` gets the class `s<i>`.
+    /// - Parameters:
+    ///   - points: the bars, in time order, each with its `segments`.
+    ///   - series: the segments' names, bottom first.
+    ///   - id: the chart's id (its title's id derives from it).
+    ///   - title: the chart's title.
     public static func stacked(_ points: [ChartPoint], series: [String], id: String, title: String) -> String {
-        let scale = Scale(low: 0, high: points.map { $0.segments.compactMap { finite($0) }.filter { $0 > 0 }.reduce(0, +) }.max() ?? 0)
-        let slot = plotWidth / Double(max(points.count, 1))
+        let total = points.map { $0.segments.compactMap { finite($0) }.filter { $0 > 0 }.reduce(0, +) }.max() ?? 0
+        let layout = Layout(scale: Scale(low: 0, high: total), count: points.count)
+        let scale = layout.scale, slot = layout.slot
         var body = ""
         for (index, point) in points.enumerated() {
             var base = 0.0
             for (segment, value) in point.segments.enumerated() where value > 0 && value.isFinite {
                 let name = segment < series.count ? series[segment] : ""
-                body += "<rect class=\"s\(segment)\" x=\"\(n(left + slot * Double(index) + slot * 0.15))\" y=\"\(n(scale.y(base + value)))\" "
+                body += "<rect class=\"s\(segment)\" x=\"\(n(layout.x(index) + slot * 0.15))\" y=\"\(n(scale.y(base + value)))\" "
                     + "width=\"\(n(slot * 0.7))\" height=\"\(n(scale.y(base) - scale.y(base + value)))\" "
                     + "data-label=\"\(HTMLText.escape(point.label))\" data-series=\"\(HTMLText.escape(name))\" data-value=\"\(n(value))\"/>"
                 base += value
             }
         }
-        return frame(id: id, title: title, scale: scale, labels: points.map(\.label), body: body)
+        return frame(id: id, title: title, layout: layout, labels: points.map(\.label), body: body)
     }
 
     // MARK: Frame and scale
@@ -106,8 +135,45 @@ public enum SVGChart {
         return value
     }
 
-    static var plotWidth: Double { width - left - right }
     static var plotHeight: Double { height - top - bottom }
+
+    /// How wide `text` is taken to be on a phone, in SVG units.
+    static func textWidth(_ text: String) -> Double {
+        Double(text.count) * charWidth * phoneTextSize
+    }
+
+    /// How many columns apart the labels under the bars are: no more than six labels, and at
+    /// least the widest label and ``labelGap`` between two label centres on a phone.
+    /// - Parameters:
+    ///   - labels: the columns' labels.
+    ///   - slot: a column's width in SVG units.
+    static func labelEvery(_ labels: [String], slot: Double) -> Int {
+        let byCount = Int((Double(labels.count) / 6).rounded(.up))
+        let widest = labels.map(textWidth).max() ?? 0
+        let byWidth = slot > 0 ? Int(((widest + labelGap) / slot).rounded(.up)) : labels.count
+        return max(1, byCount, min(byWidth, max(labels.count, 1)))
+    }
+
+    /// Where the columns go: the plot starts right of the widest tick label (on a phone) and
+    /// its width is shared by the columns.
+    struct Layout {
+        let scale: Scale
+        let count: Int
+        let left: Double
+
+        init(scale: Scale, count: Int) {
+            self.scale = scale
+            self.count = count
+            let widest = scale.ticks.map { SVGChart.textWidth(SVGChart.axisText($0)) }.max() ?? 0
+            left = min(SVGChart.width / 2, max(40, (widest + 10).rounded(.up)))
+        }
+
+        var plotWidth: Double { SVGChart.width - left - SVGChart.right }
+        /// A column's width.
+        var slot: Double { plotWidth / Double(max(count, 1)) }
+        /// The left edge of column `index`.
+        func x(_ index: Int) -> Double { left + slot * Double(index) }
+    }
 
     /// The vertical scale: from a rounded-down low to a rounded-up high, with a gridline at
     /// every multiple of a round step (1, 2, 2.5 or 5 × a power of ten; about four of them).
@@ -135,17 +201,24 @@ public enum SVGChart {
         }
     }
 
-    static func frame(id: String, title: String, scale: Scale, labels: [String], body: String) -> String {
+    static func frame(id: String, title: String, layout: Layout, labels: [String], body: String) -> String {
         var grid = ""
-        for tick in scale.ticks {
-            let y = n(scale.y(tick))
+        let left = layout.left
+        for tick in layout.scale.ticks {
+            let y = n(layout.scale.y(tick))
             grid += "<line class=\"grid\" x1=\"\(n(left))\" y1=\"\(y)\" x2=\"\(n(width - right))\" y2=\"\(y)\"/>"
                 + "<text class=\"axis\" x=\"\(n(left - 6))\" y=\"\(y)\" text-anchor=\"end\" dominant-baseline=\"middle\">\(axisText(tick))</text>"
         }
-        let slot = plotWidth / Double(max(labels.count, 1))
-        let every = max(1, Int((Double(labels.count) / 6).rounded(.up)))
+        let every = labelEvery(labels, slot: layout.slot)
+        let apart = (labels.map(textWidth).max() ?? 0) + labelGap
+        var previous = -Double.infinity
         for (index, label) in labels.enumerated() where index % every == 0 {
-            grid += "<text class=\"axis\" x=\"\(n(left + slot * (Double(index) + 0.5)))\" y=\"\(n(height - 6))\" "
+            // A label near an edge moves in so that it stays whole; one that would then come too close to the one before is left out.
+            let half = min(textWidth(label), width) / 2
+            let x = min(max(layout.x(index) + layout.slot * 0.5, half), width - half)
+            guard x - previous >= apart else { continue }
+            previous = x
+            grid += "<text class=\"axis\" x=\"\(n(x))\" y=\"\(n(height - 10))\" "
                 + "text-anchor=\"middle\">\(HTMLText.escape(label))</text>"
         }
         let titleID = HTMLText.escape(id) + "-svg-title"

@@ -242,6 +242,16 @@ struct TypePage {
                 [point.label] + stages.indices.map { $0 < point.segments.count ? String(format: "%.1f", point.segments[$0]) : "–" }
             }
         }
+        if type is HKWorkoutType {
+            let points = try await workoutPoints(type, period: period, interval: interval, starts: starts)
+            let title = "Workout minutes per \(per)"
+            return render(id: "type", title: title, caption: "Minutes of workouts each \(each), counted on the \(each) each workout starts.",
+                          svg: SVGChart.bars(points.map(\.point), id: "type", title: title), points: points.map(\.point),
+                          columns: [column, "Minutes", "Workouts"]) { point in
+                [point.label, point.value.map { NumberText.format($0, decimals: 0) } ?? "–",
+                 points.first { $0.point.label == point.label }.map { String($0.count) } ?? "–"]
+            }
+        }
         if type.identifier == HKCorrelationTypeIdentifier.bloodPressure.rawValue {
             let mmHg = HKUnit.millimeterOfMercury()
             let systolic = try await SummaryReport.collection(store, .bloodPressureSystolic, .discreteAverage, period, interval)
@@ -259,6 +269,31 @@ struct TypePage {
             }
         }
         return ""
+    }
+
+    /// The minutes of the workouts that start in each bar of the period (nil for a bar without
+    /// one) and how many there are.
+    private func workoutPoints(_ type: HKSampleType, period: SummaryPeriod, interval: DateInterval,
+                               starts: [Date]) async throws -> [(point: ChartPoint, count: Int)] {
+        let workouts = try await HKSampleQueryDescriptor(
+            predicates: [.sample(type: type, predicate: HKQuery.predicateForSamples(withStart: interval.start, end: interval.end,
+                                                                                      options: .strictStartDate))],
+            sortDescriptors: [SortDescriptor(\HKSample.startDate)]).result(for: store)
+        var minutes = [Double](repeating: 0, count: starts.count), counts = [Int](repeating: 0, count: starts.count)
+        for workout in workouts {
+            // The last bar that starts at or before the workout.
+            var low = 0, high = starts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] <= workout.startDate { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0 else { continue }
+            minutes[low - 1] += (workout as? HKWorkout)?.duration ?? workout.endDate.timeIntervalSince(workout.startDate)
+            counts[low - 1] += 1
+        }
+        return starts.indices.map { index in
+            (ChartPoint(label: period.bucketLabel(starts[index], text: text), value: counts[index] > 0 ? minutes[index] / 60 : nil), counts[index])
+        }
     }
 
     private func render(id: String, title: String, caption: String, svg: String, points: [ChartPoint], columns: [String],

@@ -5,12 +5,12 @@ enum Stylesheet {
         :root { color-scheme: light; --ink: #1b1b1f; --muted: #4a4a55; --line: #c9c9d2; --rule: #e3e3ea; --accent: #0b57d0; --bg: #f6f6f9;
           --surface: #ffffff; --on-accent: #ffffff; --danger: #b3261e; --on-danger: #ffffff; --notice: #e8f0fe; --problem: #fce8e6;
           --problem-ink: #5c0f0b; --ok: #e6f4ea; --ok-ink: #0d4f23; --field: #6e6e78; --focus: #f0a000; --range: #c2185b;
-          --s0: #7e57c2; --s1: #1a237e; --s2: #42a5f5; --s3: #26a69a; --s4: #9e9e9e; }
+          --s0: #7e57c2; --s1: #1a237e; --s2: #42a5f5; --s3: #26a69a; --s4: #9e9e9e; --shade: rgba(0, 0, 0, .3); }
         @media (prefers-color-scheme: dark) {
           :root { color-scheme: dark; --ink: #e8e8ed; --muted: #b9b9c4; --line: #4a4a55; --rule: #34343c; --accent: #8ab4f8; --bg: #121215;
             --surface: #1e1e23; --on-accent: #0b1d3a; --danger: #f2b8b5; --on-danger: #410e0b; --notice: #1c2b45; --problem: #3c1412;
             --problem-ink: #f9dedc; --ok: #10301c; --ok-ink: #c4eed0; --field: #8e8e99; --focus: #ffb300; --range: #f48fb1;
-            --s0: #b39ddb; --s1: #5c6bc0; --s2: #64b5f6; --s3: #4db6ac; --s4: #9e9e9e; }
+            --s0: #b39ddb; --s1: #5c6bc0; --s2: #64b5f6; --s3: #4db6ac; --s4: #9e9e9e; --shade: rgba(255, 255, 255, .35); }
         }
         * { box-sizing: border-box; }
         body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg);
@@ -36,22 +36,24 @@ enum Stylesheet {
         .trend-up { color: var(--ok-ink); } .trend-down { color: var(--problem-ink); }
         .tile-when { font-size: .9em; font-weight: 600; color: var(--muted); }
         .tile-when.past { align-self: flex-start; background: var(--notice); color: var(--ink); border-radius: 4px; padding: 0 .4em; }
-        @media (max-width: 40em) { table.stack thead { display: none; } table.stack, table.stack tbody, table.stack tr { display: block; }
-          table.stack tr { padding: .4em 0; border-bottom: 1px solid var(--rule); }
-          .scroll table.stack th, .scroll table.stack td { display: block; border: 0; padding: .1em 0; white-space: normal; }
-          table.stack td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); } }
         figure { margin: 0; } figcaption { color: var(--muted); font-size: .9em; }
-        svg.chart { width: 100%; height: auto; display: block; }
+        svg.chart { width: 100%; max-width: 46em; height: auto; display: block; margin: 0 auto; }
         svg line.grid { stroke: var(--rule); stroke-width: 1; }
-        text.axis { font-size: 24px; fill: var(--muted); }
-        @media (min-width: 40em) { text.axis { font-size: 15px; } }
+        text.axis { font-size: \(SVGChart.n(SVGChart.phoneTextSize))px; fill: var(--muted); }
+        @media (min-width: 40em) { text.axis { font-size: \(SVGChart.n(SVGChart.textSize))px; } }
         rect.bar { fill: var(--accent); } rect.range { fill: var(--range); } circle.dot { fill: var(--ink); }
         polyline.line { fill: none; stroke: var(--accent); stroke-width: 2; } rect.band { fill: var(--ok); }
         rect.s0 { fill: var(--s0); } rect.s1 { fill: var(--s1); } rect.s2 { fill: var(--s2); } rect.s3 { fill: var(--s3); } rect.s4 { fill: var(--s4); }
-        .scroll { overflow-x: auto; max-width: 100%; }
+        .scroll { overflow-x: auto; max-width: 100%; background: linear-gradient(to right, var(--surface) 30%, transparent) left / 2em 100% no-repeat local,
+          linear-gradient(to left, var(--surface) 30%, transparent) right / 2em 100% no-repeat local,
+          radial-gradient(farthest-side at 0 50%, var(--shade), transparent) left / .9em 100% no-repeat scroll,
+          radial-gradient(farthest-side at 100% 50%, var(--shade), transparent) right / .9em 100% no-repeat scroll; }
         table { border-collapse: collapse; width: 100%; font-size: .95em; }
         th, td { text-align: left; padding: .3em .5em; border-bottom: 1px solid var(--rule); vertical-align: top; }
         .scroll td, .scroll th { white-space: nowrap; } .scroll td.wrap { white-space: normal; min-width: 12em; }
+        @media (max-width: 40em) { .scroll th[scope="row"] { white-space: normal; min-width: 11em; }
+          .scroll table.stack th, .scroll table.stack td, #latest-heading ~ .scroll th, #latest-heading ~ .scroll td { white-space: normal; min-width: 0;
+          padding: .3em .35em; } }
         .periods ul { gap: .5em; } .periods a { display: inline-block; padding: .3em .8em; border: 1px solid var(--line); border-radius: 999px;
           background: var(--surface); }
         .periods a[aria-current] { background: var(--accent); color: var(--on-accent); border-color: var(--accent); }
