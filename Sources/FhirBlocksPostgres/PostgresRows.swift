@@ -130,12 +130,7 @@ enum PostgresRows {
                            registeredAt: Timestamp(millisecondsSince1970: registeredAt), publicKey: key)
     }
 
-    /// The columns ``smartAuthorization(_:)`` reads, in order.
-    static let smartAuthorizationColumns = """
-        id, user_code, client, redirect_uri, requested_scope, state, code_challenge, created_at, expires_at, status, patient,
-        granted_scope, permission_ids, offline, code_hash, code_expires_at
-        """
-
+    /// A SMART authorization row, its columns in `TrustSQL.smartAuthorizationColumns`' order.
     static func smartAuthorization(_ row: PostgresRow) throws(TrustStoreError) -> SmartAuthorization {
         let table = "smart_authorization"
         let (id, userCode, client, redirectURI, requestedScope, state, challenge, createdAt, expiresAt, statusText, patient,

@@ -8,11 +8,11 @@ import PostgresNIO
 /// write one transaction, so every server on the database sees the same jobs and files.
 extension PostgresTrustStore {
     public func createExportJob(_ job: StoredExportJob) async throws(TrustStoreError) {
-        guard try await !exportRows(ExportSQL.create(job)).isEmpty else { throw .conflict("export_job \(job.id.prefix(8))") }
+        guard try await !rows(ExportSQL.create(job)).isEmpty else { throw .conflict("export_job \(job.id.prefix(8))") }
     }
 
     public func exportJob(id: String) async throws(TrustStoreError) -> StoredExportJob? {
-        try await exportRows(ExportSQL.job(id: id)).first.map(Self.exportJob)
+        try await rows(ExportSQL.job(id: id)).first.map(Self.exportJob)
     }
 
     public func claimExportJob(id: String, owner: String, now: Timestamp, leaseUntil: Timestamp) async throws(TrustStoreError) -> Bool {
@@ -24,16 +24,16 @@ extension PostgresTrustStore {
     }
 
     public func renewExportJob(id: String, owner: String, progress: String, leaseUntil: Timestamp) async throws(TrustStoreError) -> Bool {
-        try await !exportRows(ExportSQL.renew(id: id, owner: owner, progress: progress, leaseUntil: leaseUntil)).isEmpty
+        try await !rows(ExportSQL.renew(id: id, owner: owner, progress: progress, leaseUntil: leaseUntil)).isEmpty
     }
 
     public func finishExportJob(id: String, owner: String, status: ExportJobStatus, error: String?, at: Timestamp) async throws(TrustStoreError) -> Bool {
-        try await !exportRows(ExportSQL.finish(id: id, owner: owner, status: status, error: error, at: at)).isEmpty
+        try await !rows(ExportSQL.finish(id: id, owner: owner, status: status, error: error, at: at)).isEmpty
     }
 
     public func exportOutputs(id: String) async throws(TrustStoreError) -> [ExportOutput] {
         var outputs: [ExportOutput] = []
-        for row in try await exportRows(ExportSQL.outputs(id: id)) {
+        for row in try await rows(ExportSQL.outputs(id: id)) {
             let (type, count, chunks) = try PostgresRows.decode(row, as: (String, Int64, Int64).self, table: "export_chunk")
             outputs.append(ExportOutput(type: type, count: Int(count), chunks: Int(chunks)))
         }
@@ -41,7 +41,7 @@ extension PostgresTrustStore {
     }
 
     public func exportChunk(id: String, type: String, sequence: Int) async throws(TrustStoreError) -> [UInt8]? {
-        guard let row = try await exportRows(ExportSQL.chunk(id: id, type: type, sequence: sequence)).first else { return nil }
+        guard let row = try await rows(ExportSQL.chunk(id: id, type: type, sequence: sequence)).first else { return nil }
         let (data) = try PostgresRows.decode(row, as: (ByteBuffer).self, table: "export_chunk")
         return PostgresRows.bytes(data)
     }
@@ -64,7 +64,7 @@ extension PostgresTrustStore {
 
     public func claimableExportJobs(now: Timestamp) async throws(TrustStoreError) -> [String] {
         var ids: [String] = []
-        for row in try await exportRows(ExportSQL.claimable(now: now)) {
+        for row in try await rows(ExportSQL.claimable(now: now)) {
             let (id) = try PostgresRows.decode(row, as: (String).self, table: "export_job")
             ids.append(id)
         }
@@ -72,11 +72,11 @@ extension PostgresTrustStore {
     }
 
     public func createExportGroup(_ group: StoredExportGroup) async throws(TrustStoreError) {
-        guard try await !exportRows(ExportSQL.createGroup(group)).isEmpty else { throw .conflict("export_group \(group.id.prefix(8))") }
+        guard try await !rows(ExportSQL.createGroup(group)).isEmpty else { throw .conflict("export_group \(group.id.prefix(8))") }
     }
 
     public func exportGroup(id: String) async throws(TrustStoreError) -> StoredExportGroup? {
-        guard let row = try await exportRows(ExportSQL.group(id: id)).first else { return nil }
+        guard let row = try await rows(ExportSQL.group(id: id)).first else { return nil }
         let table = "export_group"
         let (id, client, members, createdAt) = try PostgresRows.decode(row, as: (String, String, String, Int64).self, table: table)
         return StoredExportGroup(id: id, client: try PostgresRows.csi(client, table: table), members: ExportSQL.members(members),
@@ -84,13 +84,6 @@ extension PostgresTrustStore {
     }
 
     // MARK: Plumbing
-
-    /// The rows of one statement.
-    private func exportRows(_ statement: SQLStatement) async throws(TrustStoreError) -> [PostgresRow] {
-        try await withConnection { connection, logger in
-            try await connection.query(Self.query(statement), logger: logger).collect()
-        }
-    }
 
     /// Runs the statements in one transaction; false (rolled back) when the first, a conditional
     /// update, returned no row.

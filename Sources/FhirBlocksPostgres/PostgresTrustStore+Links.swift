@@ -75,13 +75,6 @@ extension PostgresTrustStore {
 
     // MARK: Plumbing
 
-    /// The rows of one statement.
-    private func rows(_ statement: SQLStatement) async throws(TrustStoreError) -> [PostgresRow] {
-        try await withConnection { connection, logger in
-            try await connection.query(Self.query(statement), logger: logger).collect()
-        }
-    }
-
     /// Runs `statements` in one transaction.
     private func runStatements(_ statements: [SQLStatement]) async throws(TrustStoreError) {
         try await withTransaction { connection, logger in

@@ -8,40 +8,25 @@ import PostgresNIO
 /// writes are ``TrustSQL``'s, in ``commit(_:)``).
 extension PostgresTrustStore {
     public func smartClient(_ clientID: CsiGuid) async throws(TrustStoreError) -> SmartClient? {
-        try await withConnection { connection, logger in
-            let rows = try await connection.query("""
-                SELECT client_id, redirect_uris, client_name, registered_at, public_key FROM smart_client WHERE client_id = \(clientID.rawValue)
-                """, logger: logger).collect()
-            return try rows.first.map(PostgresRows.smartClient)
-        }
+        try await rows(TrustSQL.smartClient(clientID)).first.map(PostgresRows.smartClient)
     }
 
     public func smartClientCount() async throws(TrustStoreError) -> Int {
-        try await withConnection { connection, logger in
-            for try await count in try await connection.query("SELECT COUNT(*) FROM smart_client", logger: logger).decode(Int64.self) {
-                return Int(count)
-            }
-            return 0
-        }
+        guard let row = try await rows(TrustSQL.smartClientCount).first else { return 0 }
+        let (count) = try PostgresRows.decode(row, as: (Int64).self, table: "smart_client")
+        return Int(count)
     }
 
     public func smartAuthorization(id: String) async throws(TrustStoreError) -> SmartAuthorization? {
-        try await smartAuthorization("SELECT \(unescaped: PostgresRows.smartAuthorizationColumns) FROM smart_authorization WHERE id = \(id)")
+        try await rows(TrustSQL.smartAuthorization(id: id)).first.map(PostgresRows.smartAuthorization)
     }
 
     public func smartAuthorization(userCode: String) async throws(TrustStoreError) -> SmartAuthorization? {
-        try await smartAuthorization("SELECT \(unescaped: PostgresRows.smartAuthorizationColumns) FROM smart_authorization WHERE user_code = \(userCode)")
+        try await rows(TrustSQL.smartAuthorization(userCode: userCode)).first.map(PostgresRows.smartAuthorization)
     }
 
     public func smartAuthorization(codeHash: String) async throws(TrustStoreError) -> SmartAuthorization? {
-        try await smartAuthorization("SELECT \(unescaped: PostgresRows.smartAuthorizationColumns) FROM smart_authorization WHERE code_hash = \(codeHash)")
-    }
-
-    private func smartAuthorization(_ query: PostgresQuery) async throws(TrustStoreError) -> SmartAuthorization? {
-        try await withConnection { connection, logger in
-            let rows = try await connection.query(query, logger: logger).collect()
-            return try rows.first.map(PostgresRows.smartAuthorization)
-        }
+        try await rows(TrustSQL.smartAuthorization(codeHash: codeHash)).first.map(PostgresRows.smartAuthorization)
     }
 
     /// `TrustSQL.useRefreshToken(hash:)` (the row is locked, marked used and returned as it

@@ -5,32 +5,28 @@ import GRDB
 /// The SMART App Launch reads, and the refresh token's single use.
 extension SQLiteTrustStore {
     public func smartClient(_ clientID: CsiGuid) async throws(TrustStoreError) -> SmartClient? {
-        try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM smart_client WHERE client_id = ?", arguments: [clientID.rawValue]).map(SQLiteTrustRows.smartClient)
-        }
+        let statement = TrustSQL.smartClient(clientID)
+        return try await read { db in try Self.fetchOne(db, statement).map(SQLiteTrustRows.smartClient) }
     }
 
     public func smartClientCount() async throws(TrustStoreError) -> Int {
-        try await read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM smart_client") ?? 0 }
+        try await read { db in try Int.fetchOne(db, sql: TrustSQL.smartClientCount.sql) ?? 0 }
     }
 
     public func smartAuthorization(id: String) async throws(TrustStoreError) -> SmartAuthorization? {
-        try await smartAuthorization(where: "id", equals: id)
+        try await smartAuthorization(TrustSQL.smartAuthorization(id: id))
     }
 
     public func smartAuthorization(userCode: String) async throws(TrustStoreError) -> SmartAuthorization? {
-        try await smartAuthorization(where: "user_code", equals: userCode)
+        try await smartAuthorization(TrustSQL.smartAuthorization(userCode: userCode))
     }
 
     public func smartAuthorization(codeHash: String) async throws(TrustStoreError) -> SmartAuthorization? {
-        try await smartAuthorization(where: "code_hash", equals: codeHash)
+        try await smartAuthorization(TrustSQL.smartAuthorization(codeHash: codeHash))
     }
 
-    /// `column` is one of this file's constants, never input.
-    private func smartAuthorization(where column: String, equals value: String) async throws(TrustStoreError) -> SmartAuthorization? {
-        try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM smart_authorization WHERE \(column) = ?", arguments: [value]).map(SQLiteTrustRows.smartAuthorization)
-        }
+    private func smartAuthorization(_ statement: SQLStatement) async throws(TrustStoreError) -> SmartAuthorization? {
+        try await read { db in try Self.fetchOne(db, statement).map(SQLiteTrustRows.smartAuthorization) }
     }
 
     /// `TrustSQL.useRefreshToken(hash:)`, then, when it marked nothing, the token as stored

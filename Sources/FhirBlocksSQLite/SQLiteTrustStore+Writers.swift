@@ -6,9 +6,9 @@ extension SQLiteTrustStore {
     /// The last recorded writer of each resource of `type` in `patient`'s compartment, with the
     /// version it wrote (table `fhir_resource_writer`, ``TrustSchema/fhirResourceWriter``).
     public func resourceWriters(patient: CsiGuid, type: String) async throws(TrustStoreError) -> [String: FHIRResourceWriter] {
-        try await read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT id, version_id, writer FROM fhir_resource_writer WHERE patient = ? AND type = ?",
-                                        arguments: [patient.rawValue, type])
+        let statement = TrustSQL.resourceWriters(patient: patient, type: type)
+        return try await read { db in
+            let rows = try Self.fetchAll(db, statement)
             var writers: [String: FHIRResourceWriter] = [:]
             for row in rows {
                 let text: String = row[2]

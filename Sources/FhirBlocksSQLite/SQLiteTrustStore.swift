@@ -171,29 +171,31 @@ public final class SQLiteTrustStore: TrustStore {
     // MARK: Reads
 
     public func issuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> IssuedGuid? {
-        try await read { db in
-            try Int64.fetchOne(db, sql: "SELECT issued_at FROM issued_guid WHERE guid = ?", arguments: [guid.rawValue])
+        let statement = TrustSQL.issuedGuid(guid)
+        return try await read { db in
+            try Int64.fetchOne(db, sql: statement.sql, arguments: Self.arguments(statement.arguments))
                 .map { IssuedGuid(guid: guid, issuedAt: Timestamp(millisecondsSince1970: $0)) }
         }
     }
 
     public func registration(_ csi: CsiGuid) async throws(TrustStoreError) -> CsiRegistration? {
-        try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM registration WHERE csi = ?", arguments: [csi.rawValue]).map(SQLiteTrustRows.registration)
-        }
+        let statement = TrustSQL.registration(csi)
+        return try await read { db in try Self.fetchOne(db, statement).map(SQLiteTrustRows.registration) }
     }
 
     public func registrations() async throws(TrustStoreError) -> [CsiRegistration] {
-        try await read { db in try Row.fetchAll(db, sql: "SELECT * FROM registration ORDER BY registered_at, csi").map(SQLiteTrustRows.registration) }
+        let statement = TrustSQL.registrations(dialect: .sqlite)
+        return try await read { db in try Self.fetchAll(db, statement).map(SQLiteTrustRows.registration) }
     }
 
     public func permissions() async throws(TrustStoreError) -> [Permission] {
-        try await read { db in try Row.fetchAll(db, sql: "SELECT * FROM permission ORDER BY granted_at, id").map(SQLiteTrustRows.permission) }
+        let statement = TrustSQL.permissions(dialect: .sqlite)
+        return try await read { db in try Self.fetchAll(db, statement).map(SQLiteTrustRows.permission) }
     }
 
     public func ledgerVersion() async throws(TrustStoreError) -> Int64 {
         try await pointRead { db in
-            guard let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM ledger_version WHERE id = 1")) else {
+            guard let version = try Int64.fetchOne(db.cachedStatement(sql: TrustSQL.ledgerVersion.sql)) else {
                 throw TrustStoreError.corrupt("ledger_version")
             }
             return version
@@ -201,14 +203,11 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func ledgerVersionAndResource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> LedgerVersionAndResource {
-        try await pointRead { db in
+        let sql = TrustSQL.ledgerVersionAndResource(patient: patient, type: type, id: id).sql
+        return try await pointRead { db in
             // One statement, so one snapshot: the version row joined with the resource's, if any
             // (its type, id and patient are the ones asked: `=` on text compares exactly).
-            let statement = try db.cachedStatement(sql: """
-                SELECT v.version, r.version_id, r.last_updated, r.json FROM ledger_version v
-                LEFT JOIN fhir_resource r ON r.patient = ? AND r.type = ? AND r.id = ? WHERE v.id = 1
-                """)
-            return try SQLiteStatementRow.step(statement, texts: [patient.rawValue, type, id]) { row in
+            try SQLiteStatementRow.step(db.cachedStatement(sql: sql), texts: [patient.rawValue, type, id]) { row in
                 guard let row else { throw TrustStoreError.corrupt("ledger_version") }
                 guard !row.isNull(1) else { return LedgerVersionAndResource(ledgerVersion: row.int64(0), resource: nil) }
                 guard let versionID = Int(exactly: row.int64(1)) else { throw TrustStoreError.corrupt("fhir_resource") }
@@ -220,50 +219,42 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken? {
-        try await pointRead { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM access_token WHERE token_hash = ?"), arguments: [hash]).map(SQLiteTrustRows.token)
+        let statement = TrustSQL.accessToken(hash: hash)
+        return try await pointRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: statement.sql), arguments: Self.arguments(statement.arguments)).map(SQLiteTrustRows.token)
         }
     }
 
     public func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
-        try await pointRead { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(SQLiteTrustRows.resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
-                             arguments: [patient.rawValue, type, id]).map { row in try SQLiteTrustRows.resourceByPosition(row) }
+        let statement = TrustSQL.resource(patient: patient, type: type, id: id)
+        return try await pointRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: statement.sql), arguments: Self.arguments(statement.arguments))
+                .map { row in try SQLiteTrustRows.resourceByPosition(row) }
         }
     }
 
     public func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord] {
-        try await read { db in
-            if let type {
-                return try Row.fetchAll(db, sql: "SELECT * FROM fhir_resource WHERE patient = ? AND type = ? ORDER BY type, id",
-                                        arguments: [patient.rawValue, type]).map(SQLiteTrustRows.resource)
-            }
-            return try Row.fetchAll(db, sql: "SELECT * FROM fhir_resource WHERE patient = ? ORDER BY type, id",
-                                    arguments: [patient.rawValue]).map(SQLiteTrustRows.resource)
-        }
+        let statement = TrustSQL.resources(patient: patient, type: type, dialect: .sqlite)
+        return try await read { db in try Self.fetchAll(db, statement).map { row in try SQLiteTrustRows.resourceByPosition(row) } }
     }
 
     public func auditCount() async throws(TrustStoreError) -> Int {
-        try await read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audit_entry") ?? 0 }
+        try await read { db in try Int.fetchOne(db, sql: TrustSQL.auditCount.sql) ?? 0 }
     }
 
     public func auditRecords(from: Int, limit: Int) async throws(TrustStoreError) -> [AuditRecord] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT idx, leaf_hash, canonical FROM audit_entry WHERE idx >= ? ORDER BY idx LIMIT ?",
-                             arguments: [max(0, from), max(0, limit)]).map(SQLiteTrustRows.audit)
-        }
+        let statement = TrustSQL.auditRecords(from: from, limit: limit)
+        return try await read { db in try Self.fetchAll(db, statement).map(SQLiteTrustRows.audit) }
     }
 
     public func auditRecords(signatureDigest: String) async throws(TrustStoreError) -> [AuditRecord] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT idx, leaf_hash, canonical FROM audit_entry WHERE signature_digest = ? ORDER BY idx",
-                             arguments: [signatureDigest]).map(SQLiteTrustRows.audit)
-        }
+        let statement = TrustSQL.auditRecords(signatureDigest: signatureDigest)
+        return try await read { db in try Self.fetchAll(db, statement).map(SQLiteTrustRows.audit) }
     }
 
     public func checkpoints() async throws(TrustStoreError) -> [StoredCheckpoint] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT tree_size, note FROM checkpoint ORDER BY tree_size").map { row in
+            try Row.fetchAll(db, sql: TrustSQL.checkpoints.sql).map { row in
                 StoredCheckpoint(treeSize: row["tree_size"], note: row["note"])
             }
         }

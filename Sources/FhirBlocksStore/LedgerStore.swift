@@ -23,12 +23,14 @@ public protocol LedgerStore: Sendable {
     func issuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> IssuedGuid?
     /// The registration of `csi`, if any.
     func registration(_ csi: CsiGuid) async throws(TrustStoreError) -> CsiRegistration?
-    /// Every registration (the server caches them: they never change).
+    /// Every registration (the server caches them: they never change), oldest first: by
+    /// ``CsiRegistration/registeredAt``, then by csiGuid in byte order.
     func registrations() async throws(TrustStoreError) -> [CsiRegistration]
 
     // MARK: Permissions
 
-    /// Every permission, revoked ones included (the ledger is rebuilt from them at start).
+    /// Every permission, revoked ones included (the ledger is rebuilt from them at start), by
+    /// grant time, then by id in byte order.
     func permissions() async throws(TrustStoreError) -> [Permission]
     /// A counter that every commit adding a registration, a permission or a revocation, or
     /// revoking an access token, raises (in the same transaction). Servers sharing a database

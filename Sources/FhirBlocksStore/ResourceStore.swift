@@ -14,7 +14,7 @@ public protocol ResourceStore: Sendable {
     /// answer, in one trip to the store.
     func ledgerVersionAndResource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> LedgerVersionAndResource
     /// The current resources in `patient`'s compartment, optionally of one type, ordered by
-    /// type then id.
+    /// type then id, both in byte order.
     func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord]
     /// Up to `limit` current resources of `patient`'s compartment that come after `after` in
     /// (type, id) byte order (from the first when nil), in that order: one page of

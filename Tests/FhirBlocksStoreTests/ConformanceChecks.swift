@@ -16,6 +16,7 @@ enum ConformanceChecks {
         ConformanceCheck(name: "a duplicate registration is rejected and nothing of its change stored", run: duplicateRegistration),
         ConformanceCheck(name: "a csiGuid registered twice in one change is rejected", run: duplicateWithinChange),
         ConformanceCheck(name: "permissions round-trip", run: permissionsRoundTrip),
+        ConformanceCheck(name: "registrations and permissions listed oldest first, then in byte order", run: listsInDefinedOrder),
         ConformanceCheck(name: "a revocation keeps the first time", run: revocationKeepsFirstTime),
         ConformanceCheck(name: "the ledger version rises with grants and revocations only", run: ledgerVersionRises),
         ConformanceCheck(name: "access tokens round-trip and revoke", run: tokensRoundTrip),
