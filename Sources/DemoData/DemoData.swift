@@ -5,14 +5,25 @@ import OpenHealthKit
 /// saves, and what the web page's benchmark renders (a year of it). It depends on OpenHealthKit
 /// alone, so the CLI and the benchmarks use it without the web module.
 public struct DemoData {
-    /// What the phone saves: steps, weight, blood pressure, glucose.
+    /// What the phone saves: steps, walking and running distance, weight, blood pressure, glucose.
     public var phone: [HKSample] = []
-    /// What the watch saves: steps, heart rate, resting heart rate, sleep.
+    /// What the watch saves: steps, walking and running distance, active energy, exercise minutes,
+    /// heart rate, resting heart rate, sleep.
     public var watch: [HKSample] = []
     /// The watch's runs, each with the heart rates recorded during it.
     public var watchWorkouts: [(workout: HKWorkout, heartRates: [HKQuantitySample])] = []
     /// The steps actually walked over the generated days (what the merged statistics give).
     public var walkedSteps: Double = 0
+    /// The distance walked and run over the generated days, in meters (what the merged statistics give).
+    public var walkedMeters: Double = 0
+
+    /// The types of the samples the generator makes (what `health demo` asks to share and read).
+    public static let sampleTypes: Set<HKSampleType> = [
+        HKQuantityType(.stepCount), HKQuantityType(.distanceWalkingRunning), HKQuantityType(.activeEnergyBurned),
+        HKQuantityType(.appleExerciseTime), HKQuantityType(.heartRate), HKQuantityType(.restingHeartRate), HKQuantityType(.bodyMass),
+        HKQuantityType(.bloodPressureSystolic), HKQuantityType(.bloodPressureDiastolic), HKQuantityType(.bloodGlucose),
+        HKCategoryType(.sleepAnalysis), HKObjectType.workoutType(),
+    ]
 
     /// A small, seeded generator (SplitMix64) so every demo run prints the same numbers shape.
     struct Random {
@@ -62,11 +73,19 @@ public struct DemoData {
             // Steps, hour by hour while awake, counted by both devices where both are carried: the
             // phone stays home during the morning run, the watch is charging after 20:00. Both
             // count the same steps, so the store's merge (source priority) gives what was walked.
+            // (The run's own steps, and the brisk walks at 12:00 and 18:00, are kept for the
+            // distance, energy and exercise minutes below.)
+            var hourly: [(hour: Int, walked: Double, brisk: Double)] = []
             for hour in 7..<23 {
                 var count = random.range(150, 900)
                 if runs, hour == 7 { count += 5_200 }
-                if hour == 12 || hour == 18 { count += random.range(800, 1_600) }
+                var brisk = 0.0
+                if hour == 12 || hour == 18 {
+                    brisk = random.range(800, 1_600)
+                    count += brisk
+                }
                 let walked = count.rounded()
+                hourly.append((hour, walked, brisk.rounded()))
                 data.walkedSteps += walked
                 func sample(_ device: String) -> HKQuantitySample {
                     HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: walked),
@@ -130,14 +149,57 @@ public struct DemoData {
                 cursor = stageEnd
                 stageIndex += 1
             }
+            var run: HKWorkout?
             if runs {
                 let workout = HKWorkout(activityType: .running, start: at(7), end: at(7 + 35.0 / 60), workoutEvents: nil,
                                         totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: random.range(360, 430).rounded()),
                                         totalDistance: HKQuantity(unit: .meter(), doubleValue: random.range(5_600, 6_400).rounded()),
                                         metadata: identified([HKMetadataKeyIndoorWorkout: false], "watch", HKWorkoutTypeIdentifier, at(7)))
                 data.watchWorkouts.append((workout, workoutRates))
+                run = workout
             }
+            data.addActivity(hourly, run: run, ordinal: ordinal, at: at, identified: identified)
         }
         return data
+    }
+
+    /// A day's walking and running distance (from both devices, as the steps), active energy and
+    /// exercise minutes (from the watch, worn until 20:00), hour by hour from its steps: 0.72 m and
+    /// 0.045 kcal a step walked, the run's distance and energy in its hour, exercise for the run and
+    /// for the brisk walks (110 steps a minute). Drawn from a generator of their own, so the other
+    /// samples of the day stay what they were before these were added.
+    private mutating func addActivity(_ hourly: [(hour: Int, walked: Double, brisk: Double)], run: HKWorkout?, ordinal: Int,
+                                      at: (Double) -> Date, identified: (_ metadata: [String: Any]?, _ device: String, _ type: String,
+                                                                        _ start: Date) -> [String: Any]?) {
+        var random = Random(state: 39_000_000 &+ UInt64(truncatingIfNeeded: ordinal) &* 0xD1B5_4A32_D192_ED03)
+        let distance = HKQuantityType(.distanceWalkingRunning)
+        let energy = HKQuantityType(.activeEnergyBurned)
+        let exercise = HKQuantityType(.appleExerciseTime)
+        let runMeters = run?.totalDistance?.doubleValue(for: .meter()) ?? 0
+        let runCalories = run?.totalEnergyBurned?.doubleValue(for: .kilocalorie()) ?? 0
+        let runSteps = run == nil ? 0.0 : 5_200
+        for (hour, walked, brisk) in hourly {
+            let start = at(Double(hour)), end = at(Double(hour) + 1)
+            let inRun = run != nil && hour == 7
+            // The run's own steps are counted in its distance and energy, not at a walking pace.
+            let walking = inRun ? max(0, walked - runSteps) : walked
+            let meters = (walking * 0.72).rounded() + (inRun ? runMeters : 0)
+            walkedMeters += meters
+            func metersSample(_ device: String) -> HKQuantitySample {
+                HKQuantitySample(type: distance, quantity: HKQuantity(unit: .meter(), doubleValue: meters), start: start, end: end,
+                                 metadata: identified(nil, device, distance.identifier, start))
+            }
+            if !inRun { phone.append(metersSample("phone")) }
+            guard hour < 20 else { continue }
+            watch.append(metersSample("watch"))
+            let calories = ((walking * 0.045 + random.range(6, 14)) * 10).rounded() / 10 + (inRun ? runCalories : 0)
+            watch.append(HKQuantitySample(type: energy, quantity: HKQuantity(unit: .kilocalorie(), doubleValue: calories), start: start, end: end,
+                                          metadata: identified(nil, "watch", energy.identifier, start)))
+            let minutes = (inRun ? 35 : 0) + (brisk / 110).rounded()
+            guard minutes > 0 else { continue }
+            watch.append(HKQuantitySample(type: exercise, quantity: HKQuantity(unit: .minute(), doubleValue: minutes),
+                                          start: start, end: start.addingTimeInterval(minutes * 60),
+                                          metadata: identified(nil, "watch", exercise.identifier, start)))
+        }
     }
 }

@@ -43,10 +43,7 @@ struct DemoCommand: AsyncParsableCommand {
         print("OpenHealthKit demo: an encrypted store at \(database.path)"
               + (existing ? " (it was already there: only what is missing is added)\n" : "\n"))
 
-        let types: Set<HKSampleType> = [HKQuantityType(.stepCount), HKQuantityType(.heartRate), HKQuantityType(.restingHeartRate),
-                                        HKQuantityType(.bodyMass), HKQuantityType(.bloodPressureSystolic),
-                                        HKQuantityType(.bloodPressureDiastolic), HKQuantityType(.bloodGlucose),
-                                        HKCategoryType(.sleepAnalysis), HKObjectType.workoutType()]
+        let types = DemoData.sampleTypes
         try await phone.requestAuthorization(toShare: types, read: types)
         try await watch.requestAuthorization(toShare: types, read: types)
 
