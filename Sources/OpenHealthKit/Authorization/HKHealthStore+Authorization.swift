@@ -82,7 +82,8 @@ extension HKHealthStore {
         }
         guard !read.contains(where: { $0 is HKMedicationDoseEventType }) else {
             throw HKError(.errorInvalidArgument,
-                          "medication dose events are read with their medications: use requestPerObjectReadAuthorization(for: .userAnnotatedMedicationType(), predicate:)")
+                          "medication dose events are read with their medications: "
+                              + "use requestPerObjectReadAuthorization(for: .userAnnotatedMedicationType(), predicate:)")
         }
         // Vision prescriptions are read object by object (requestPerObjectReadAuthorization).
         let perObject = read.filter { $0.requiresPerObjectAuthorization() }.map(\.identifier)

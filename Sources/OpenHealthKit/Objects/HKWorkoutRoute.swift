@@ -47,7 +47,8 @@ public final class HKWorkoutRoute: HKSeriesSample, @unchecked Sendable {
     public static func imported(locations: [CLLocation], workoutSyncIdentifier: String, workoutSource: HKSource, device: HKDevice?,
                                 metadata: [String: Any]?) throws -> HKWorkoutRoute {
         guard !locations.isEmpty else { throw HKError(.errorInvalidArgument, "a workout route needs at least one location") }
-        return HKWorkoutRoute(locations: locations.sorted { $0.timestamp < $1.timestamp }, link: .syncIdentifier(workoutSyncIdentifier, bundleIdentifier: workoutSource.bundleIdentifier),
+        return HKWorkoutRoute(locations: locations.sorted { $0.timestamp < $1.timestamp },
+                              link: .syncIdentifier(workoutSyncIdentifier, bundleIdentifier: workoutSource.bundleIdentifier),
                               device: device, metadata: metadata)
     }
 }

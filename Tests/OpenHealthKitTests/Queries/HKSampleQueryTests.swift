@@ -168,8 +168,8 @@ struct HealthKitConvenienceTests {
         let store = TestStores.memory()
         try await store.save([Samples.sleep(.inBed, at: 0, minutes: 480), Samples.sleep(.asleepREM, at: 60, minutes: 30),
                               Samples.sleep(.awake, at: 3_600, minutes: 5)])
-        let asleep = try await store.runSampleQuery(HKCategoryType(.sleepAnalysis),
-                                                    predicate: HKCategoryValueSleepAnalysis.predicateForSamples(equalTo: HKCategoryValueSleepAnalysis.allAsleepValues))
+        let asleepPredicate = HKCategoryValueSleepAnalysis.predicateForSamples(equalTo: HKCategoryValueSleepAnalysis.allAsleepValues)
+        let asleep = try await store.runSampleQuery(HKCategoryType(.sleepAnalysis), predicate: asleepPredicate)
         #expect(asleep.compactMap { ($0 as? HKCategorySample)?.value } == [HKCategoryValueSleepAnalysis.asleepREM.rawValue])
         let error = HKError(.errorNoData)
         let bridged = error as NSError

@@ -219,7 +219,8 @@ struct SeriesTests {
         try await store.save(Samples.heartRate(150, at: 30))
         let steps = HKQuantitySeriesSampleBuilder(healthStore: store, quantityType: HKQuantityType(.stepCount), startDate: Samples.reference, device: nil)
         for minute in 0..<3 {
-            try steps.insert(HKQuantity(unit: .count(), doubleValue: 100), for: DateInterval(start: Samples.reference.addingTimeInterval(Double(minute) * 60), duration: 60))
+            try steps.insert(HKQuantity(unit: .count(), doubleValue: 100),
+                             for: DateInterval(start: Samples.reference.addingTimeInterval(Double(minute) * 60), duration: 60))
         }
         let stepSeries = try #require(try await steps.finishSeries(metadata: nil).first)
         try await store.save(Samples.steps(1_000, at: 0))

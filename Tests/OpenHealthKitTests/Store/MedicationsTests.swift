@@ -19,7 +19,8 @@ struct MedicationsTests {
                                                   nickname: "Ibuprofen", hasSchedule: true)
         #expect(added.medication.identifier.domain == .medication)
         #expect(added.medication.identifier.description == "rxnorm:310965")
-        let again = try await owner.addMedication(displayText: "ibuprofen", relatedCodings: [HKClinicalCoding(system: Self.rxNorm, version: nil, code: "310965")])
+        let again = try await owner.addMedication(displayText: "ibuprofen",
+                                                  relatedCodings: [HKClinicalCoding(system: Self.rxNorm, version: nil, code: "310965")])
         #expect(again == added)
         let read = try await HKUserAnnotatedMedicationQueryDescriptor().result(for: owner)
         #expect(read == [added])
