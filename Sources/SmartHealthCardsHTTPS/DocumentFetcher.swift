@@ -116,7 +116,8 @@ struct DocumentFetcher: Sendable {
 
     /// The one reason given for a host on a loopback, private or link-local network.
     static let privateAddressRefusal =
-        "the issuer's host is on a loopback, private or link-local network, which is not fetched from (map the issuer to a folder, or allow private addresses explicitly)"
+        "the issuer's host is on a loopback, private or link-local network, which is not fetched from "
+            + "(map the issuer to a folder, or allow private addresses explicitly)"
 
     /// The https URL a redirect response points at, or the reason it is not followed (the
     /// package's HTTP client policy decides: at most ``HTTPSKeyResolver/Configuration/maximumRedirects``,
@@ -129,7 +130,8 @@ struct DocumentFetcher: Sendable {
         } catch .tooManyRedirects(let limit) {
             throw FetchFailure(reason: "more than \(limit) redirects", allowsStaleCopy: false)
         } catch .redirectRefused(let to, let reason) where !to.isEmpty && !to.lowercased().hasPrefix("https:") {
-            throw FetchFailure(reason: "redirect to \(URL(string: to)?.scheme ?? "a relative") URL \(to) refused; only https redirects are followed (\(reason))",
+            throw FetchFailure(reason: "redirect to \(URL(string: to)?.scheme ?? "a relative") URL \(to) refused; "
+                                   + "only https redirects are followed (\(reason))",
                                allowsStaleCopy: false)
         } catch {
             throw FetchFailure(reason: "HTTP \(response.status.code) \(error)", allowsStaleCopy: false)

@@ -279,7 +279,8 @@ import Testing
 @Suite(.enabled(if: Fixtures.available, Fixtures.skipReason))
 struct SpecIssuingTests {
     static func specKey() throws -> SHCIssuerKey {
-        let keys = try SHCIssuerKey.signingKeys(fromPrivateJWKS: Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("issuer-private/issuer.jwks.private.json")))
+        let keys = try SHCIssuerKey.signingKeys(
+            fromPrivateJWKS: Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("issuer-private/issuer.jwks.private.json")))
         #expect(keys.map(\.kid) == [Fixtures.kid0, Fixtures.kid2])
         return keys[0]
     }
@@ -307,7 +308,8 @@ struct SpecIssuingTests {
 
     @Test func minimizingTheSourceFixtures() throws {
         // covid-vaccines-bundle minimizes to example 00's bundle when meta.security is dropped too.
-        let vaccines = try SHCLimits.default.parseJSON(Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("source-fixtures/covid-vaccines-bundle.json")))
+        let vaccines = try SHCLimits.default.parseJSON(
+            Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("source-fixtures/covid-vaccines-bundle.json")))
         #expect(try SHCBundleMinimizer(keepMetaSecurity: false).minimize(vaccines)
                 == (try SHCLimits.default.parseJSON(Fixtures.bytes(Fixtures.example(0, "a-fhirBundle.json")))))
         // dr-bundle has references to resources it does not contain.
@@ -364,7 +366,8 @@ struct SpecIssuingTests {
         #expect(leaf.notAfter == Date(timeIntervalSince1970: 1_654_098_609))   // 2022-06-01T15:50:09Z
         #expect(key.problems.isEmpty)
         // A card from another issuer URL signed by this key: the leaf's URI SAN does not name it.
-        let keys = try SHCIssuerKey.signingKeys(fromPrivateJWKS: Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("issuer-private/issuer.jwks.private.json")))
+        let keys = try SHCIssuerKey.signingKeys(
+            fromPrivateJWKS: Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("issuer-private/issuer.jwks.private.json")))
         let otherIssuer = "https://other.example.org/issuer"
         let jws = try SHCIssuer(key: keys[1], issuer: otherIssuer).issue(
             bundle: try Fixtures.bytes(Fixtures.example(1, "a-fhirBundle.json")), nbf: Date(timeIntervalSince1970: 1_700_000_000))

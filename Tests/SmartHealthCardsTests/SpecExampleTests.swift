@@ -172,7 +172,8 @@ struct SpecExampleTests {
     }
 
     @Test func ridsAreTheHMACRecipe() throws {
-        let secretJSON = try SHCLimits.default.parseJSON(try Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("issuer-private/issuer.hmac.private.json")))
+        let secretJSON = try SHCLimits.default.parseJSON(
+            try Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("issuer-private/issuer.hmac.private.json")))
         let secret = try #require(secretJSON["secret"]?.stringValue)
         #expect(SHCRevocation.rid(secret: secret, kid: Fixtures.kid0, subject: "userid-00") == "MKyCxh7p6uQ")
         #expect(SHCRevocation.rid(secret: secret, kid: Fixtures.kid0, subject: "userid-02") == "YjKhdFoxL_g")

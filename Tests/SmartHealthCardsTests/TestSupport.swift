@@ -75,7 +75,8 @@ enum TestCards {
         "status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"208"}]},\
         "patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-05-01","performer":[{"actor":{"display":"Example Clinic"}}],"lotNumber":"L1"}},\
         {"fullUrl":"resource:2","resource":{"resourceType":"Observation","status":"final","code":{"coding":[{"system":"http://loinc.org","code":"94558-4"}]},\
-        "subject":{"reference":"resource:0"},"effectiveDateTime":"2021-06-01T10:00:00Z","valueCodeableConcept":{"coding":[{"system":"http://snomed.info/sct","code":"260385009"}]}}}]}
+        "subject":{"reference":"resource:0"},"effectiveDateTime":"2021-06-01T10:00:00Z","valueCodeableConcept":{"coding":[{"system":"http://snomed.info/sct",\
+        "code":"260385009"}]}}}]}
         """)
 
     static func payload(rid: String? = "AbCdEfGhIjK") -> JSONValue {

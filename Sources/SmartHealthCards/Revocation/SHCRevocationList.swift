@@ -84,7 +84,8 @@ public struct SHCRevocationList: Sendable, Hashable {
         for (position, value) in rids.enumerated() {
             guard let text = value.stringValue, let entry = SHCRevocationList.entry(text) else {
                 problems.append(SHCFinding(.crlEntry,
-                                           "CRL for key \(kid): entry \(position) is not \"rid\" or \"rid.timestamp\" with a base64url rid of at most 24 characters"))
+                                           "CRL for key \(kid): entry \(position) is not \"rid\" or \"rid.timestamp\" "
+                                               + "with a base64url rid of at most 24 characters"))
                 continue
             }
             if !seen.insert(entry.rid).inserted {

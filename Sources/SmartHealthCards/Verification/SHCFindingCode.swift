@@ -39,7 +39,7 @@
 /// | `claims.vc.json-ld` | 18 | warning | `VerifiableCredential` type or `@context` in the payload (JSON-LD mapping only). |
 /// | `claims.vc.fhir-version` | 19 | error | `vc.credentialSubject.fhirVersion` is missing or not a semantic version string. |
 /// | `claims.rid.format` | 40 | error | `vc.rid` is not a string of at most 24 base64url characters. |
-/// | `claims.unexpected` | 21 | warning | A top-level claim other than `iss`, `nbf`, `exp` and `vc`, or a `vc` member other than `type`, `credentialSubject` and `rid`. |
+/// | `claims.unexpected` | 21 | warning | A claim other than `iss`, `nbf`, `exp`, `vc`; or a `vc` member other than `type`, `credentialSubject`, `rid`. |
 /// | `bundle.missing` | 20 | error | `vc.credentialSubject` or its `fhirBundle` is missing or not an object. |
 /// | `bundle.resource-type` | 20 | error | `fhirBundle.resourceType` is not `Bundle`. |
 /// | `bundle.type` | 20 | warning | `Bundle.type` is missing. |
@@ -76,7 +76,7 @@
 /// | `revocation.crl-kid` | 43 | error | The CRL's `kid` differs from the key's. |
 /// | `revocation.crl-method` | 43 | error | The CRL's `method` is neither `rid` nor the legacy `hash-fhir` (rule 44). |
 /// | `revocation.crl-ctr` | 43 | error | The CRL's `ctr` differs from the key's `crlVersion`. |
-/// | `revocation.crl-entry` | 43 | error | A CRL entry is not `rid` or `rid.timestamp` with a base64url rid of at most 24 characters: the list breaks rule 43, and no card is accepted against it. |
+/// | `revocation.crl-entry` | 43 | error | An entry is not `rid` or `rid.timestamp` (rid: ≤ 24 base64url characters): no card is accepted against the CRL. |
 /// | `revocation.crl-duplicate` | 43 | error | The CRL lists a rid twice (rule 43): no card is accepted against it. |
 /// | `revocation.crl-empty` | 43 | warning | The CRL's `rids` is empty. |
 /// | `revocation.revoked` | 42 | error | The card's `rid` is revoked (listed without timestamp, or `nbf` before the entry's timestamp). |
@@ -282,7 +282,9 @@ public enum SHCFindingCode: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether the code is an error or a warning.
     public var severity: SHCFinding.Severity {
         switch self {
-        case .payloadNotMinified, .nbfFuture, .vcJSONLD, .claimsUnexpected, .bundleType, .minimizationID, .minimizationMeta, .minimizationText, .minimizationCodeableConceptText, .minimizationCodingDisplay, .keyCoordinateLength, .x5cFormat, .x5cValidity, .x5cSAN, .crlLenient, .crlEmpty, .issuerUntrusted, .qrChunked:
+        case .payloadNotMinified, .nbfFuture, .vcJSONLD, .claimsUnexpected, .bundleType, .minimizationID, .minimizationMeta, .minimizationText,
+             .minimizationCodeableConceptText, .minimizationCodingDisplay, .keyCoordinateLength, .x5cFormat, .x5cValidity, .x5cSAN, .crlLenient, .crlEmpty,
+             .issuerUntrusted, .qrChunked:
             .warning
         default:
             .error

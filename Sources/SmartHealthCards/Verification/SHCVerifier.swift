@@ -148,7 +148,10 @@ public struct SHCVerifier: Sendable {
             if let leaf = key.x5cLeaf, let issuer {
                 if now < leaf.notBefore || now > leaf.notAfter {
                     report.add(.x5cValidity,
-                               "the x5c leaf certificate of key \(key.kid ?? "") is valid from \(ISODateText.string(secondsSince1970: leaf.notBefore.timeIntervalSince1970)) to \(ISODateText.string(secondsSince1970: leaf.notAfter.timeIntervalSince1970)), not now; without a configured PKI trust framework this is a warning")
+                               "the x5c leaf certificate of key \(key.kid ?? "") is valid from "
+                                   + "\(ISODateText.string(secondsSince1970: leaf.notBefore.timeIntervalSince1970)) to "
+                                   + "\(ISODateText.string(secondsSince1970: leaf.notAfter.timeIntervalSince1970)), not now; "
+                                   + "without a configured PKI trust framework this is a warning")
                 }
                 if !leaf.uriSubjectAlternativeNames.contains(issuer) {
                     report.add(.x5cSAN, "no uniformResourceIdentifier SAN of the x5c leaf certificate equals iss")
@@ -209,7 +212,8 @@ public struct SHCVerifier: Sendable {
             case .invalidCharacter(let offset): reason = "has a character outside base64url at offset \(offset)"
             case .padding(let offset): reason = "has a '=' inside a segment at offset \(offset)"
             case .invalidLength(let segment): reason = "has a \(["header", "payload", "signature"][segment]) segment of impossible base64url length"
-            case .nonCanonical(let segment): reason = "has a \(["header", "payload", "signature"][segment]) segment whose last character carries stray bits (not canonical base64url)"
+            case .nonCanonical(let segment):
+                reason = "has a \(["header", "payload", "signature"][segment]) segment whose last character carries stray bits (not canonical base64url)"
             }
             report.add(.jwsFormat, "the JWS \(reason)")
             return nil
@@ -325,10 +329,12 @@ public struct SHCVerifier: Sendable {
                 claims.nbf = nbf
                 if nbf > 100_000_000_000 {
                     report.add(.nbfMilliseconds,
-                               "nbf \(payload.numberText(at: nbfIndex)) looks like milliseconds (as milliseconds it is \(ISODateText.string(secondsSince1970: nbf / 1000))); NumericDate is in seconds")
+                               "nbf \(payload.numberText(at: nbfIndex)) looks like milliseconds "
+                                   + "(as milliseconds it is \(ISODateText.string(secondsSince1970: nbf / 1000))); NumericDate is in seconds")
                 } else if nbf > nowSeconds + limits.clockSkew {
                     report.add(.nbfFuture,
-                               "the card's issue time (nbf) \(ISODateText.string(secondsSince1970: nbf)) is in the future; it is now \(ISODateText.string(secondsSince1970: nowSeconds))")
+                               "the card's issue time (nbf) \(ISODateText.string(secondsSince1970: nbf)) is in the future; "
+                                   + "it is now \(ISODateText.string(secondsSince1970: nowSeconds))")
                 }
             } else {
                 report.add(.nbfType, "nbf is not a JSON number")
@@ -344,7 +350,8 @@ public struct SHCVerifier: Sendable {
                 }
                 if let nbf = claims.nbf, exp <= nbf {
                     report.add(.expBeforeNbf,
-                               "the card expires (exp) at \(ISODateText.string(secondsSince1970: exp)), not after it was issued (nbf) at \(ISODateText.string(secondsSince1970: nbf))")
+                               "the card expires (exp) at \(ISODateText.string(secondsSince1970: exp)), "
+                                   + "not after it was issued (nbf) at \(ISODateText.string(secondsSince1970: nbf))")
                 }
             } else {
                 report.add(.expType, "exp is not a JSON number")
