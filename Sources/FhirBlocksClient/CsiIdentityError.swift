@@ -28,7 +28,8 @@ public enum CsiIdentityError: Error, Sendable, Hashable, CustomStringConvertible
         case .notARegularFile(let path): "identity file \(path) is not a regular file"
         case .notOwner(let path): "identity file \(path) belongs to another user"
         case .insecurePermissions(let path, let mode):
-            "identity file \(path) is readable or writable by others (mode \(String(mode, radix: 8, uppercase: false))); it holds a private key: run chmod 600 \(path)"
+            "identity file \(path) is readable or writable by others (mode \(String(mode, radix: 8, uppercase: false))); "
+                + "it holds a private key: run chmod 600 \(path)"
         case .tooLarge(let path): "identity file \(path) is too large to be an identity"
         case .malformed(let path, let reason): "identity file \(path) is not a FhirBlocks identity: \(reason)"
         }

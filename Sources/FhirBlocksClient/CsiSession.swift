@@ -43,7 +43,8 @@ public struct CsiSession: Sendable {
     /// Registers a new csi: `util/getGloballyUniqueIdentifier`, then a signed
     /// `csi/requestCsiRegistration` binding that GUID to `key`. Returns the identity to save.
     public static func register(client: FhirBlocksClient, applicationClass: String, claims: PatientClaims,
-                                key: CsiSigningKey = .generate(), deviceId: String = CsiIdentity.newDeviceId()) async throws(FhirBlocksClientError) -> CsiIdentity {
+                                key: CsiSigningKey = .generate(),
+                                deviceId: String = CsiIdentity.newDeviceId()) async throws(FhirBlocksClientError) -> CsiIdentity {
         try await client.synchronizeClockIfNeeded()
         let guid = try await client.newGloballyUniqueIdentifier()
         let request = try registrationRequest(client: client, guid: guid, applicationClass: applicationClass, claims: claims,

@@ -14,7 +14,8 @@ struct TrustServerDeploymentTests {
         let key = first.service.auditKey.publicKey.spkiBase64
         await first.close()
         #expect(FileManager.default.fileExists(atPath: folder + "/fhirblocks.sqlite"))
-        #expect((try FileManager.default.attributesOfItem(atPath: folder + "/" + AuditSigningKeyFile.fileName)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let keyAttributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + AuditSigningKeyFile.fileName)
+        #expect((keyAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let second = try await TrustServerDeployment.open(dataDirectory: folder, configuration: ServerConfiguration())
         #expect(second.service.auditKey.publicKey.spkiBase64 == key)
         await second.close()

@@ -18,7 +18,9 @@ public struct SensitivityCode: Sendable, Hashable, Comparable, CustomStringConve
     /// Reads a code, or nil if it is not 2–16 characters of `[A-Z0-9]`.
     public init?(_ code: String) {
         let utf8 = code.utf8
-        guard (2...16).contains(utf8.count), utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+        guard (2...16).contains(utf8.count),
+              utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else {
             return nil
         }
         rawValue = code

@@ -11,7 +11,12 @@ import TestSupport
 
     @Test func canonicalBytesAreSortedCompactJSON() throws {
         let text = String(decoding: Self.entry.canonicalBytes, as: UTF8.self)
-        #expect(text == #"{"action":"R","agent":"b8565047-08d8-4293-b81e-ec2e9d37db8e","otherAgents":["2cf13cf4-3780-4f2a-9310-23abd3d1596a"],"outcome":0,"patient":"Patient/123","permissionIds":["p1"],"quirks":["bearer-without-space"],"recorded":"2018-01-12T17:03:21.000Z","requestHash":"\#(String(repeating: "ab", count: 32))","resources":["Observation/9"],"scope":"patient/Observation.rs","tokenId":"t1","type":"fhir-access","v":1}"#)
+        #expect(text == #"""
+            {"action":"R","agent":"b8565047-08d8-4293-b81e-ec2e9d37db8e","otherAgents":["2cf13cf4-3780-4f2a-9310-23abd3d1596a"],"outcome":0,\#
+            "patient":"Patient/123","permissionIds":["p1"],"quirks":["bearer-without-space"],"recorded":"2018-01-12T17:03:21.000Z",\#
+            "requestHash":"\#(String(repeating: "ab", count: 32))","resources":["Observation/9"],"scope":"patient/Observation.rs","tokenId":"t1",\#
+            "type":"fhir-access","v":1}
+            """#)
         #expect(try AuditEntry(canonicalBytes: Self.entry.canonicalBytes) == Self.entry)
         #expect(Self.entry.leafHash == MerkleHash.leaf(Self.entry.canonicalBytes))
         let minimal = AuditEntry(type: .registration, recorded: AppendixA.now, agent: AppendixA.granter)

@@ -17,7 +17,8 @@ import Testing
         let provision = try #require(object["provision"]?.objectValue)
         #expect(provision["type"] == .string("permit"))
         #expect(provision["period"]?.objectValue?["start"] == .string(at(0).wireText))
-        #expect(provision["actor"]?.arrayValue?.first?.objectValue?["reference"]?.objectValue?["identifier"]?.objectValue?["value"] == .string(csi(number: 3).rawValue))
+        let actor = provision["actor"]?.arrayValue?.first?.objectValue?["reference"]?.objectValue
+        #expect(actor?["identifier"]?.objectValue?["value"] == .string(csi(number: 3).rawValue))
         #expect(provision["action"]?.arrayValue?.count == 2)
         let labels = provision["securityLabel"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.stringValue }
         #expect(labels == ["V", "ETH", "SOC"])

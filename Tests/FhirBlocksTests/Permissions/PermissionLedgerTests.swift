@@ -258,7 +258,8 @@ import TestSupport
                 let start = Int64.random(in: 0...20, using: &random)
                 let request = GrantRequest(grantor: grantor, grantees: [grantee],
                                            scope: Self.scope(resources.randomElement(using: &random) ?? "*", accesses.randomElement(using: &random) ?? .read,
-                                                             ConfidentialityLevel.allCases.randomElement(using: &random) ?? .N, sens.randomElement(using: &random) ?? []),
+                                                             ConfidentialityLevel.allCases.randomElement(using: &random) ?? .N,
+                                                             sens.randomElement(using: &random) ?? []),
                                            window: Self.window(start, start + Int64.random(in: 1...20, using: &random)),
                                            accessIsSigned: Bool.random(using: &random), allowsImplicitPatients: true)
                 let now = at(Int64.random(in: 0...10, using: &random) * Self.day)

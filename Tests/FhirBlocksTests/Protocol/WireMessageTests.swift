@@ -71,11 +71,20 @@ import TestSupport
     @Test func malformedBodiesAreTypedErrors() {
         let bad: [String] = [
             "", "[]", "{", #"{"cipher":"ecdsa"}"#,
-            #"{"cipher":"rsa","csiGuid":"b8565047-08d8-4293-b81e-ec2e9d37db8e","dateTime":"2018-01-12T17:03:21.000Z","nonce":"a1B2c3D4-e5F6-g7H8-i9J0-k1L2m3N4o5P6","signature":"x"}"#,
+            #"""
+                {"cipher":"rsa","csiGuid":"b8565047-08d8-4293-b81e-ec2e9d37db8e","dateTime":"2018-01-12T17:03:21.000Z",\#
+                "nonce":"a1B2c3D4-e5F6-g7H8-i9J0-k1L2m3N4o5P6","signature":"x"}
+                """#,
             #"{"cipher":"ecdsa","csiGuid":"not-a-guid","dateTime":"2018-01-12T17:03:21.000Z","nonce":"a1B2c3D4-e5F6-g7H8-i9J0-k1L2m3N4o5P6","signature":"x"}"#,
-            #"{"cipher":"ecdsa","csiGuid":"b8565047-08d8-4293-b81e-ec2e9d37db8e","dateTime":"2018-01-12 17:03:21","nonce":"a1B2c3D4-e5F6-g7H8-i9J0-k1L2m3N4o5P6","signature":"x"}"#,
+            #"""
+                {"cipher":"ecdsa","csiGuid":"b8565047-08d8-4293-b81e-ec2e9d37db8e","dateTime":"2018-01-12 17:03:21",\#
+                "nonce":"a1B2c3D4-e5F6-g7H8-i9J0-k1L2m3N4o5P6","signature":"x"}
+                """#,
             #"{"cipher":"ecdsa","csiGuid":"b8565047-08d8-4293-b81e-ec2e9d37db8e","dateTime":"2018-01-12T17:03:21.000Z","nonce":"short","signature":"x"}"#,
-            #"{"cipher":"ecdsa","csiGuid":"b8565047-08d8-4293-b81e-ec2e9d37db8e","dateTime":"2018-01-12T17:03:21.000Z","nonce":"a1B2c3D4-e5F6-g7H8-i9J0-k1L2m3N4o5P6","signature":1}"#,
+            #"""
+                {"cipher":"ecdsa","csiGuid":"b8565047-08d8-4293-b81e-ec2e9d37db8e","dateTime":"2018-01-12T17:03:21.000Z",\#
+                "nonce":"a1B2c3D4-e5F6-g7H8-i9J0-k1L2m3N4o5P6","signature":1}
+                """#,
             #"{"cipher":"ecdsa","cipher":"ecdsa"}"#,
         ]
         for text in bad {

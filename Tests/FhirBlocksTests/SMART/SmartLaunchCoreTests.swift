@@ -49,12 +49,17 @@ import TestSupport
     }
 
     @Test func registrationAcceptsPublicClientsWithSafeRedirects() throws {
-        let parsed = try ClientRegistrationRequest(jsonBytes: Array(#"{"redirect_uris":["https://a.example/cb?x=1","http://localhost:8080/cb","http://127.0.0.1/cb","http://[::1]:9/cb","https://a.example/cb?x=1"],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"],"client_name":"App"}"#.utf8))
+        let parsed = try ClientRegistrationRequest(jsonBytes: Array(#"""
+            {"redirect_uris":["https://a.example/cb?x=1","http://localhost:8080/cb","http://127.0.0.1/cb","http://[::1]:9/cb","https://a.example/cb?x=1"],\#
+            "token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"],"client_name":"App"}
+            """#.utf8))
         #expect(parsed.redirectURIs == ["https://a.example/cb?x=1", "http://localhost:8080/cb", "http://127.0.0.1/cb", "http://[::1]:9/cb"])
         #expect(parsed.clientName == "App" && parsed.publicKey == nil)
         let key = CsiSigningKey.generate().publicKey
         let jwks = JSONWriter.string(.object(JSONObject(members: [JSONMember(key: "keys", value: .array([key.jwk(kid: "k1")]))])))
-        let confidential = try ClientRegistrationRequest(jsonBytes: Array(#"{"redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"private_key_jwt","jwks":\#(jwks)}"#.utf8))
+        let confidential = try ClientRegistrationRequest(jsonBytes: Array(#"""
+            {"redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"private_key_jwt","jwks":\#(jwks)}
+            """#.utf8))
         #expect(confidential.publicKey == key)
         for uri in ["http://a.example/cb", "http://localhost.evil.example/cb", "http://127.0.0.1@evil.example/cb", "http://127.evil.example/cb",
                     "http://127.0.0.1.evil.example/cb", "https:///cb", "ftp://a.example",
@@ -67,7 +72,10 @@ import TestSupport
         var generator = SplitMix64(seed: 7591)
         let seeds = [
             Array(#"{"redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"none","client_name":"A"}"#.utf8),
-            Array(#"{"cipher":"ecdsa","csiGuid":"00000000-0000-4000-8000-000000000001","dateTime":"2027-01-01T00:00:00.000Z","decision":"approve","endTime":"2027-02-01T00:00:00.000Z","nonce":"abcdefghijklmnop","scope":"patient/*.rs","signature":"AAAA","userCode":"BCDF-GHJK"}"#.utf8),
+            Array(#"""
+                {"cipher":"ecdsa","csiGuid":"00000000-0000-4000-8000-000000000001","dateTime":"2027-01-01T00:00:00.000Z","decision":"approve",\#
+                "endTime":"2027-02-01T00:00:00.000Z","nonce":"abcdefghijklmnop","scope":"patient/*.rs","signature":"AAAA","userCode":"BCDF-GHJK"}
+                """#.utf8),
         ]
         for _ in 0..<2_000 {
             var bytes = seeds[Int.random(in: 0..<seeds.count, using: &generator)]
@@ -86,7 +94,8 @@ import TestSupport
         let csi = "00000000-0000-4000-8000-000000000001"
         var request = DecideAuthorizationRequest(envelope: SMOACEnvelope(csiGuid: csi, dateTime: "2027-01-01T00:00:00.000Z", nonce: "abcdefghijklmnop",
                                                                          signature: ""),
-                                                 userCode: "BCDF-GHJK", decision: .approve, scope: "patient/Observation.rs", endTime: "2027-02-01T00:00:00.000Z")
+                                                 userCode: "BCDF-GHJK", decision: .approve, scope: "patient/Observation.rs",
+                                                 endTime: "2027-02-01T00:00:00.000Z")
         try RequestSigner.sign(&request, with: key)
         let parsed = try DecideAuthorizationRequest(jsonBytes: request.jsonBytes)
         #expect(parsed == request)

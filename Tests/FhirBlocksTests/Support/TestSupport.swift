@@ -14,15 +14,33 @@ enum AppendixA {
     static let granter = "b8565047-08d8-4293-b81e-ec2e9d37db8e"
     static let grantee = "2cf13cf4-3780-4f2a-9310-23abd3d1596a"
 
-    static let registrationPayload = #"|ecdsa|MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE0HINxpGqgAlroy/tHLl8K2IGkNBt4DF7hhjVzmXrco+WgbUXsc2hfQ2D0zXZxKipqbCxs8cQbY88crxQk9wnXw==|65073A24-A6B4-4FF6-93CA-5C8DCC857862|2018-01-12T17:03:21.000Z|a1B2c3D4-e5F6-g7H8-i9J0-k1L2m3N4o5P6|[{"key": "DateofBirth", "value": ""},{"key": "FirstName", "value": ""},{"key": "MiddleName", "value": ""},{"key": "LastName", "value": ""},{"key": "Gender", "value": ""}]|"#
+    static let registrationPayload = #"""
+        |ecdsa|MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE0HINxpGqgAlroy/tHLl8K2IGkNBt4DF7hhjVzmXrco+WgbUXsc2hfQ2D0zXZxKipqbCxs8cQbY88crxQk9wnXw==|\#
+        65073A24-A6B4-4FF6-93CA-5C8DCC857862|2018-01-12T17:03:21.000Z|a1B2c3D4-e5F6-g7H8-i9J0-k1L2m3N4o5P6|[{"key": "DateofBirth", "value": ""},\#
+        {"key": "FirstName", "value": ""},{"key": "MiddleName", "value": ""},{"key": "LastName", "value": ""},{"key": "Gender", "value": ""}]|
+        """#
     static let registrationSignature = "MEUCIDiYVsohnzJj9yhMWXRmDdg3ryOG/FMgRvq0VcJKFVpuAiEArhLV8tZ1rOjG7WN7CNZ9otJBYKDMWNoAm2Yd+xqd8C4="
 
-    static let writePermissionPayload = "|2018-02-28T00:00:00.000Z|2018-01-12T00:00:00.000Z|2cf13cf4-3780-4f2a-9310-23abd3d1596a|patient|V|ETH|SOC|Patient|b8565047-08d8-4293-b81e-ec2e9d37db8e|2018-01-12T17:03:21.000Z|a1B2c3D4-e5F6-g7H8-i9J0-k1L2m3N4o5P6|"
+    static let writePermissionPayload = """
+        |2018-02-28T00:00:00.000Z|2018-01-12T00:00:00.000Z|2cf13cf4-3780-4f2a-9310-23abd3d1596a|patient|V|ETH|SOC|Patient|\
+        b8565047-08d8-4293-b81e-ec2e9d37db8e|2018-01-12T17:03:21.000Z|a1B2c3D4-e5F6-g7H8-i9J0-k1L2m3N4o5P6|
+        """
 
-    static let legacyAssertion = "eyJhbGciOiJFUzI1NiIsInR5cCI6Imp3dCJ9.eyJpc3MiOiJiODU2NTA0Ny0wOGQ4LTQyOTMtYjgxZS1lYzJlOWQzN2RiOGUiLCJzdWIiOiJiODU2NTA0Ny0wOGQ4LTQyOTMtYjgxZS1lYzJlOWQzN2RiOGUiLCJhdWQiOiJodHRwOi8vc21vYWMuZmhpcmJsb2Nrcy5pbzo4MDgwL3ZhY2EvYXV0aCIsImlhdCI6IjE1MTU3NzY2MDEiLCJleHAiOiIxNTE1Nzc2OTAxIiwianRpIjoiNjUwNzNBMjQtQTZCNC00RkY2LTkzQ0EtNUM4RENDODU3ODYyIiwic2NvcGUiOiJwYXRpZW50L1BhdGllbnQucmVhZCBzZW5zL0VUSCBzZW5zL1NPQyBjb25mL1YiLCJzdGEiOiI2NTA3M0EyNC1BNkI0LTRGRjYtOTNDQS01QzhEQ0M4NTc4NjIifQ==.MEQCIH9AROrcwHglEWO68RX7JTf5wJo1W+PQrrNsK0XNRy0uAiBzpxRgMNlt+1q0/a1TXSwLy59/iV+mMJU+Qkavj82G7w=="
+    static let legacyAssertion = """
+        eyJhbGciOiJFUzI1NiIsInR5cCI6Imp3dCJ9.eyJpc3MiOiJiODU2NTA0Ny0wOGQ4LTQyOTMtYjgxZS1lYzJlOWQzN2RiOGUiLCJzdWIiOiJiODU2NTA0Ny0wOGQ4LTQyOTMtYjgxZS1lYzJlOWQz\
+        N2RiOGUiLCJhdWQiOiJodHRwOi8vc21vYWMuZmhpcmJsb2Nrcy5pbzo4MDgwL3ZhY2EvYXV0aCIsImlhdCI6IjE1MTU3NzY2MDEiLCJleHAiOiIxNTE1Nzc2OTAxIiwianRpIjoiNjUwNzNBMjQtQ\
+        TZCNC00RkY2LTkzQ0EtNUM4RENDODU3ODYyIiwic2NvcGUiOiJwYXRpZW50L1BhdGllbnQucmVhZCBzZW5zL0VUSCBzZW5zL1NPQyBjb25mL1YiLCJzdGEiOiI2NTA3M0EyNC1BNkI0LTRGRjYtOT\
+        NDQS01QzhEQ0M4NTc4NjIifQ==.MEQCIH9AROrcwHglEWO68RX7JTf5wJo1W+PQrrNsK0XNRy0uAiBzpxRgMNlt+1q0/a1TXSwLy59/iV+mMJU+Qkavj82G7w==
+        """
     static let legacyAudience = "http://smoac.fhirblocks.io:8080/vaca/auth"
 
-    static let standardJWS = "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6ImI4NTY1MDQ3LTA4ZDgtNDI5My1iODFlLWVjMmU5ZDM3ZGI4ZSJ9.eyJpc3MiOiJiODU2NTA0Ny0wOGQ4LTQyOTMtYjgxZS1lYzJlOWQzN2RiOGUiLCJzdWIiOiJiODU2NTA0Ny0wOGQ4LTQyOTMtYjgxZS1lYzJlOWQzN2RiOGUiLCJhdWQiOiJodHRwczovL2ZoaXJibG9ja3MuZXhhbXBsZS92YWNhL2F1dGgiLCJpYXQiOjE1MTU3NzY2MDEsImV4cCI6MTUxNTc3NjkwMSwianRpIjoiM2YwYzFlOWEtN2Y1NS00YTQzLTljMGUtMmQ4ZjdiMWM1ZTExIiwic2NvcGUiOiJwYXRpZW50L1BhdGllbnQucmVhZCBzZW5zL0VUSCBzZW5zL1NPQyBjb25mL1YiLCJzdGEiOiI2NTA3M0EyNC1BNkI0LTRGRjYtOTNDQS01QzhEQ0M4NTc4NjIifQ.B6kyRb7n9PIdMCe7DFNcWLWXHtm3qmpFWKLyX6ITzoRMyY76dMQqVxQRLxaOV2cddL0rWenueuXR_O_QcgDKJg"
+    static let standardJWS = """
+        eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6ImI4NTY1MDQ3LTA4ZDgtNDI5My1iODFlLWVjMmU5ZDM3ZGI4ZSJ9.eyJpc3MiOiJiODU2NTA0Ny0wOGQ4LTQyOTMtYjgxZS1lYzJlOWQz\
+        N2RiOGUiLCJzdWIiOiJiODU2NTA0Ny0wOGQ4LTQyOTMtYjgxZS1lYzJlOWQzN2RiOGUiLCJhdWQiOiJodHRwczovL2ZoaXJibG9ja3MuZXhhbXBsZS92YWNhL2F1dGgiLCJpYXQiOjE1MTU3NzY2M\
+        DEsImV4cCI6MTUxNTc3NjkwMSwianRpIjoiM2YwYzFlOWEtN2Y1NS00YTQzLTljMGUtMmQ4ZjdiMWM1ZTExIiwic2NvcGUiOiJwYXRpZW50L1BhdGllbnQucmVhZCBzZW5zL0VUSCBzZW5zL1NPQy\
+        Bjb25mL1YiLCJzdGEiOiI2NTA3M0EyNC1BNkI0LTRGRjYtOTNDQS01QzhEQ0M4NTc4NjIifQ.B6kyRb7n9PIdMCe7DFNcWLWXHtm3qmpFWKLyX6ITzoRMyY76dMQqVxQRLxaOV2cddL0rWenueuXR\
+        _O_QcgDKJg
+        """
     static let standardAudience = "https://fhirblocks.example/vaca/auth"
 
     /// 2018-01-12T17:03:21Z.

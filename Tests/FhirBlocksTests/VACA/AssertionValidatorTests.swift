@@ -20,7 +20,8 @@ import Testing
     }
 
     static func validate(_ assertion: CompactAssertion, with validator: AssertionValidator = strict, now: Timestamp = at(10),
-                         store: InMemoryNonceStore = InMemoryNonceStore(), purpose: AssertionPurpose = .authorizationGrant) async throws(AssertionError) -> VerifiedAssertion {
+                         store: InMemoryNonceStore = InMemoryNonceStore(),
+                         purpose: AssertionPurpose = .authorizationGrant) async throws(AssertionError) -> VerifiedAssertion {
         try await validator.validate(assertion, key: AppendixA.publicKey, registeredDeviceId: AppendixA.deviceId, purpose: purpose, now: now, store: store)
     }
 

@@ -38,7 +38,8 @@ import TestSupport
         #expect(token.response(at: at(5)).expiresIn == 300)
         #expect(token.tokenHash == AccessToken.hash(of: token.token) && token.tokenHash.utf8.count == 64)
         let introspection = token.introspection(at: at(10), ledger: ledger)
-        #expect(introspection.active && introspection.scope == code.scope.text && introspection.clientID == Self.app.rawValue && introspection.exp == at(305).secondsSince1970)
+        #expect(introspection.active && introspection.scope == code.scope.text && introspection.clientID == Self.app.rawValue
+                    && introspection.exp == at(305).secondsSince1970)
         #expect(!token.introspection(at: at(305), ledger: ledger).active)
 
         // The code is single-use.
