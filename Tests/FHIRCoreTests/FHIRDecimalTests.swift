@@ -5,7 +5,8 @@ import TestSupport
 
 @Suite("FHIRDecimal")
 struct FHIRDecimalTests {
-    @Test(arguments: ["0", "-0", "-0.000", "1.50", "19.00", "1E+2", "1e-7", "-12.345E-06", "123456789012345678901234567890.000000000000000000001", "0.0", "5e0"])
+    @Test(arguments: ["0", "-0", "-0.000", "1.50", "19.00", "1E+2", "1e-7", "-12.345E-06", "123456789012345678901234567890.000000000000000000001",
+                      "0.0", "5e0"])
     func roundTripsTextExactly(_ text: String) throws {
         let decimal = try FHIRDecimal(fhirJSON: .number(text))
         #expect(decimal.text == text)

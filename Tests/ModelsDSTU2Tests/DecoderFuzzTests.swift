@@ -21,9 +21,16 @@ struct DecoderFuzzTests {
 
     static let seeds: [String] = [
         DSTU2APITests.medicationStatement,
-        #"{"resourceType":"Patient","id":"p","name":[{"family":["Chalmers"],"given":["A",null],"_given":[null,{"id":"x"}]}],"birthDate":"1970","deceasedBoolean":false}"#,
-        #"{"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e","resource":{"resourceType":"Immunization","status":"completed","date":"2021-01-01","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"Patient/p"},"wasNotGiven":false,"reported":false,"lotNumber":"0000001"}}]}"#,
-        #"{"resourceType":"Observation","status":"final","code":{"text":"Heart rate"},"valueQuantity":{"value":72,"unit":"/min"},"component":[{"code":{"text":"x"},"valueString":"y"}]}"#,
+        #"{"resourceType":"Patient","id":"p","name":[{"family":["Chalmers"],"given":["A",null],"_given":[null,{"id":"x"}]}],"#
+            + #""birthDate":"1970","deceasedBoolean":false}"#,
+        #"""
+        {"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e",\#
+        "resource":{"resourceType":"Immunization","status":"completed","date":"2021-01-01",\#
+        "vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"Patient/p"},\#
+        "wasNotGiven":false,"reported":false,"lotNumber":"0000001"}}]}
+        """#,
+        #"{"resourceType":"Observation","status":"final","code":{"text":"Heart rate"},"valueQuantity":{"value":72,"unit":"/min"},"#
+            + #""component":[{"code":{"text":"x"},"valueString":"y"}]}"#,
     ]
 
     @Test("byte mutations of real resources never crash the decoder or the validator")

@@ -126,7 +126,8 @@ struct DSTU2APITests {
 
     @Test("validator: unknown elements, codes of required bindings and missing required elements")
     func validator() {
-        let issues = FHIRValidator().validate(Array(#"{"resourceType":"MedicationStatement","status":"on-hold","medicationCodeableConcept":{"text":"x"},"dosage2":[]}"#.utf8))
+        let statement = #"{"resourceType":"MedicationStatement","status":"on-hold","medicationCodeableConcept":{"text":"x"},"dosage2":[]}"#
+        let issues = FHIRValidator().validate(Array(statement.utf8))
         let messages = issues.filter { $0.severity == .error }.map(\.description)
         #expect(messages.contains { $0.contains("MedicationStatement.status") && $0.contains("required value set") })
         #expect(messages.contains { $0.contains("MedicationStatement.patient") && $0.contains("required element is missing") })

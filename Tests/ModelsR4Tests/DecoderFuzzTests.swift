@@ -24,7 +24,11 @@ struct DecoderFuzzTests {
     static let seeds: [String] = [
         DecodingTests.observationJSON,
         #"{"resourceType":"Patient","id":"p","name":[{"given":["A",null],"_given":[null,{"id":"x"}]}],"birthDate":"1970","deceasedBoolean":false}"#,
-        #"{"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-01","lotNumber":"0000001"}}]}"#,
+        #"""
+            {"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Immunization","status":"completed",\#
+            "vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},\#
+            "occurrenceDateTime":"2021-01-01","lotNumber":"0000001"}}]}
+            """#,
     ]
 
     @Test("byte mutations of real resources never crash the decoder or the validator")

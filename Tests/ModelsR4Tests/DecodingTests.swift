@@ -6,7 +6,10 @@ import Testing
 @Suite("Decoding and encoding models")
 struct DecodingTests {
     static let observationJSON = #"""
-        {"resourceType":"Observation","id":"glucose","status":"final","_status":{"extension":[{"url":"http://example.org/why","valueString":"checked"}]},"code":{"coding":[{"system":"http://loinc.org","code":"15074-8","display":"Glucose"}]},"subject":{"reference":"Patient/f201"},"effectivePeriod":{"start":"2013-04-02T09:30:10+01:00"},"valueQuantity":{"value":6.30,"unit":"mmol/l","system":"http://unitsofmeasure.org","code":"mmol/L"},"component":[{"code":{"text":"a"},"valueString":"x"},{"code":{"text":"b"},"valueDateTime":"2013"}]}
+        {"resourceType":"Observation","id":"glucose","status":"final","_status":{"extension":[{"url":"http://example.org/why","valueString":"checked"}]},\#
+        "code":{"coding":[{"system":"http://loinc.org","code":"15074-8","display":"Glucose"}]},"subject":{"reference":"Patient/f201"},\#
+        "effectivePeriod":{"start":"2013-04-02T09:30:10+01:00"},"valueQuantity":{"value":6.30,"unit":"mmol/l","system":"http://unitsofmeasure.org",\#
+        "code":"mmol/L"},"component":[{"code":{"text":"a"},"valueString":"x"},{"code":{"text":"b"},"valueDateTime":"2013"}]}
         """#
 
     @Test("an observation decodes into typed fields and re-encodes byte for byte")
@@ -37,7 +40,9 @@ struct DecodingTests {
 
     @Test("reading code written for Apple's FHIRModels compiles and works")
     func fhirModelsReadingCode() throws {
-        let statementJSON = #"{"resourceType":"MedicationStatement","status":"active","medicationCodeableConcept":{"text":"Aspirin"},"subject":{"reference":"Patient/1"}}"#
+        let statementJSON = #"""
+            {"resourceType":"MedicationStatement","status":"active","medicationCodeableConcept":{"text":"Aspirin"},"subject":{"reference":"Patient/1"}}
+            """#
         let medicationStatement = try MedicationStatement(fhirJSON: statementJSON)
         #expect(medicationStatement.status.value?.rawValue == "active")
         if case .codeableConcept(let concept) = medicationStatement.medication {
@@ -73,7 +78,10 @@ struct DecodingTests {
         patient.birthDate = FHIRPrimitive(FHIRDate("1974-12-25"))
         patient.active = true
         let text = patient.fhirJSONString()
-        #expect(text == #"{"resourceType":"Patient","id":"p1","active":true,"name":[{"family":"Chalmers","given":["Peter","James"]}],"gender":"male","birthDate":"1974-12-25"}"#)
+        #expect(text == #"""
+            {"resourceType":"Patient","id":"p1","active":true,"name":[{"family":"Chalmers","given":["Peter","James"]}],"gender":"male",\#
+            "birthDate":"1974-12-25"}
+            """#)
         #expect(try Patient(fhirJSON: text) == patient)
     }
 
@@ -88,7 +96,9 @@ struct DecodingTests {
 
     @Test("repeating primitives keep their positional _ companions, nulls included")
     func primitiveArrayCompanions() throws {
-        let json = #"{"resourceType":"Patient","name":[{"given":["A",null,"C"],"_given":[null,{"extension":[{"url":"http://x","valueBoolean":true}]},{"id":"c"}]}]}"#
+        let json = #"""
+            {"resourceType":"Patient","name":[{"given":["A",null,"C"],"_given":[null,{"extension":[{"url":"http://x","valueBoolean":true}]},{"id":"c"}]}]}
+            """#
         let patient = try Patient(fhirJSON: json)
         let given = try #require(patient.name?.first?.given)
         #expect(given.count == 3)
@@ -175,7 +185,9 @@ struct DecodingErrorTests {
 
     @Test("a wrong JSON type deep inside, with array indexes")
     func wrongTypeDeep() {
-        let failure = error(#"{"resourceType":"Observation","status":"final","code":{"text":"x"},"component":[{"code":{"text":"a"}},{"code":{"coding":{"code":"b"}}}]}"#)
+        let failure = error(#"""
+            {"resourceType":"Observation","status":"final","code":{"text":"x"},"component":[{"code":{"text":"a"}},{"code":{"coding":{"code":"b"}}}]}
+            """#)
         #expect(failure?.reason == .wrongJSONType(expected: "array", found: "object"))
         #expect(failure?.pathDescription == "component[1].code.coding")
     }

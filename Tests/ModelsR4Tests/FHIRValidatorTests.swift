@@ -21,7 +21,10 @@ struct FHIRValidatorTests {
 
     @Test("every problem is listed, each with its path")
     func listsEveryProblem() {
-        let found = errors(#"{"resourceType":"Observation","id":"has space","status":"done","code":{},"valueString":"","valueBoolean":true,"issued":"2020-02-30T10:00:00Z","foo":1,"category":[]}"#)
+        let found = errors(#"""
+            {"resourceType":"Observation","id":"has space","status":"done","code":{},"valueString":"","valueBoolean":true,"issued":"2020-02-30T10:00:00Z",\#
+            "foo":1,"category":[]}
+            """#)
         let expected = [
             "Observation.id: not a valid id",
             "Observation.status: code is not in the required value set http://hl7.org/fhir/ValueSet/observation-status",
@@ -74,9 +77,15 @@ struct FHIRValidatorTests {
 
     @Test("contained resources are validated and #id references must resolve")
     func containedReferences() {
-        let good = ##"{"resourceType":"Observation","status":"final","code":{"text":"x"},"contained":[{"resourceType":"Patient","id":"p"}],"subject":{"reference":"#p"}}"##
+        let good = ##"""
+            {"resourceType":"Observation","status":"final","code":{"text":"x"},"contained":[{"resourceType":"Patient","id":"p"}],\##
+            "subject":{"reference":"#p"}}
+            """##
         #expect(errors(good).isEmpty)
-        let bad = ##"{"resourceType":"Observation","status":"final","code":{"text":"x"},"contained":[{"resourceType":"Patient","id":"p","active":1}],"subject":{"reference":"#q"}}"##
+        let bad = ##"""
+            {"resourceType":"Observation","status":"final","code":{"text":"x"},"contained":[{"resourceType":"Patient","id":"p","active":1}],\##
+            "subject":{"reference":"#q"}}
+            """##
         #expect(errors(bad) == [
             "Observation.contained[0].active: a boolean must be a JSON boolean, found number",
             "Observation.subject: reference #q names no contained resource",

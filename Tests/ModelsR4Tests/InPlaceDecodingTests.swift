@@ -20,7 +20,10 @@ struct InPlaceDecodingTests {
 
     @Test("an element and an array decode in place to what decoding each apart gives")
     func sameValues() throws {
-        let json = #"{"code":{"coding":[{"system":"http://loinc.org","code":"15074-8"},{"code":"x","display":"y"}],"text":"Glucose"},"extra":[{"text":"a"},{"text":"b"}]}"#
+        let json = #"""
+            {"code":{"coding":[{"system":"http://loinc.org","code":"15074-8"},{"code":"x","display":"y"}],"text":"Glucose"},"extra":[{"text":"a"},\#
+            {"text":"b"}]}
+            """#
         var r = try reader(json)
         var code: CodeableConcept?
         var extra: [CodeableConcept]?
@@ -31,7 +34,9 @@ struct InPlaceDecodingTests {
         try r.element("absent", into: &absent)
         try r.elements("absentList", into: &absentList)
         try r.finish()
-        #expect(code == (try CodeableConcept(fhirJSON: #"{"coding":[{"system":"http://loinc.org","code":"15074-8"},{"code":"x","display":"y"}],"text":"Glucose"}"#)))
+        #expect(code == (try CodeableConcept(fhirJSON: #"""
+            {"coding":[{"system":"http://loinc.org","code":"15074-8"},{"code":"x","display":"y"}],"text":"Glucose"}
+            """#)))
         #expect(extra?.map(\.text?.value?.string) == ["a", "b"])
         #expect(absent == nil)       // an absent member leaves nil behind, as decoding apart does
         #expect(absentList == nil)

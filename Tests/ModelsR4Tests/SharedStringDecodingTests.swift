@@ -23,7 +23,9 @@ struct SharedStringDecodingTests {
             let display = String(repeating: "d", count: length / 2) + "\(index % 7)" + String(repeating: "d", count: length - length / 2 - 1)
             let unique = "urn:uuid:00000000-0000-0000-0000-\(String(repeating: "0", count: 12 - String(index).count))\(index)"
             items.append(#"""
-                {"fullUrl":"\#(unique)","resource":{"resourceType":"Observation","id":"o\#(index)","status":"final","code":{"coding":[{"system":"\#(system)","code":"c\#(index % 3)","display":"\#(display)"}],"text":"caf\u00e9 au lait, escaped and long enough"},"subject":{"reference":"urn:uuid:11111111-2222-3333-4444-555555555555"}}}
+                {"fullUrl":"\#(unique)","resource":{"resourceType":"Observation","id":"o\#(index)","status":"final",\#
+                "code":{"coding":[{"system":"\#(system)","code":"c\#(index % 3)","display":"\#(display)"}],\#
+                "text":"caf\u00e9 au lait, escaped and long enough"},"subject":{"reference":"urn:uuid:11111111-2222-3333-4444-555555555555"}}}
                 """#)
         }
         return #"{"resourceType":"Bundle","type":"collection","entry":[\#(items.joined(separator: ","))]}"#
