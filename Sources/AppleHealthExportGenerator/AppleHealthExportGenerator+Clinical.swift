@@ -55,7 +55,8 @@ extension AppleHealthExportGenerator {
     }
 
     /// An `electrocardiograms/ecg_….csv` file as the Health app writes it: the header lines up to
-    /// `Sample Rate`, an empty line, `Lead` and `Unit`, an empty line, then `values` (µV) one per line. `header` replaces or removes (nil) header lines by name.
+    /// `Sample Rate`, an empty line, `Lead` and `Unit`, an empty line, then `values` (µV) one per
+    /// line. `header` replaces or removes (nil) header lines by name.
     /// - Parameters:
     ///   - recorded: The `Recorded Date`, as the export writes dates.
     ///   - classification: The `Classification` line.

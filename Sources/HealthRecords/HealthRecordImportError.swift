@@ -20,7 +20,8 @@ public enum HealthRecordImportError: Error, Sendable, Hashable, CustomStringConv
         case .notFHIR: "the input is neither a FHIR resource, Bundle or NDJSON nor a SMART Health Card"
         case .unreadableCard(let reason): "the health card cannot be read: \(reason)"
         case .tooLarge(let limit):
-            "the input is larger than \(limit / 1_048_576) MiB, the most one FHIR document or NDJSON line may be (a larger Bundle can be imported as NDJSON, one resource per line)"
+            "the input is larger than \(limit / 1_048_576) MiB, the most one FHIR document or NDJSON line may be "
+                + "(a larger Bundle can be imported as NDJSON, one resource per line)"
         }
     }
 }

@@ -133,7 +133,8 @@ public struct RecordsConnector: Sendable {
         writer.value(.object(object))
         let response = try await http.postJSON(endpoint, body: writer.bytes)
         guard response.status == 200 || response.status == 201 else {
-            throw .registration("\(SMARTHTTP.endpoint(endpoint)) answered \(response.status)\(TokenGrant.oauthError(response.body).map { " \($0.error)" } ?? "")")
+            let oauthError = TokenGrant.oauthError(response.body).map { " \($0.error)" } ?? ""
+            throw .registration("\(SMARTHTTP.endpoint(endpoint)) answered \(response.status)\(oauthError)")
         }
         guard let clientID = (try? JSONParser.parse(response.body))?["client_id"]?.stringValue, !clientID.isEmpty else {
             throw .malformedResponse("the registration answer has no client_id")

@@ -259,7 +259,8 @@ struct ExportPrologTests {
             #expect(prolog == ExportProlog(rootOffset: root, documentType: generator.documentType), "round \(round)")
             let blanked = prolog.blankingDocumentType(of: bytes)
             let declaration = prolog.documentType ?? root..<root
-            #expect(blanked[..<declaration.lowerBound] == bytes[..<declaration.lowerBound] && blanked[declaration.upperBound...] == bytes[declaration.upperBound...])
+            #expect(blanked[..<declaration.lowerBound] == bytes[..<declaration.lowerBound]
+                        && blanked[declaration.upperBound...] == bytes[declaration.upperBound...])
             #expect(blanked[declaration].allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D })
             // A prefix is either "more may follow" or the same prolog.
             if let partial = try ExportProlog.read(Array(bytes.prefix(random.below(bytes.count))), isComplete: false) {

@@ -69,7 +69,10 @@ struct CompactJWSValidateTests {
         let alphabet = Array("ABCxyz019-_.=+/ \n".utf8)
         var refused = 0
         for _ in 0..<5_000 {
-            var text = Array("\(Base64URL.encode(generator.bytes(generator.int(1...20)))).\(Base64URL.encode(generator.bytes(generator.int(1...40)))).\(Base64URL.encode(generator.bytes(generator.int(1...64))))".utf8)
+            let header = Base64URL.encode(generator.bytes(generator.int(1...20)))
+            let payload = Base64URL.encode(generator.bytes(generator.int(1...40)))
+            let signature = Base64URL.encode(generator.bytes(generator.int(1...64)))
+            var text = Array("\(header).\(payload).\(signature)".utf8)
             for _ in 0..<generator.int(0...3) where !text.isEmpty {
                 switch generator.below(3) {
                 case 0: text[generator.below(text.count)] = alphabet[generator.below(alphabet.count)]
@@ -109,7 +112,10 @@ struct CompactJWSValidateTests {
             // A well-formed JWS of random segment lengths (every length mod 4), then zero to
             // three bytes replaced, removed or inserted.
             let lengths = (generator.int(0...8), generator.int(0...70), generator.int(0...66))
-            var text = Array("\(Base64URL.encode(generator.bytes(lengths.0))).\(Base64URL.encode(generator.bytes(lengths.1))).\(Base64URL.encode(generator.bytes(lengths.2)))".utf8)
+            let header = Base64URL.encode(generator.bytes(lengths.0))
+            let payload = Base64URL.encode(generator.bytes(lengths.1))
+            let signature = Base64URL.encode(generator.bytes(lengths.2))
+            var text = Array("\(header).\(payload).\(signature)".utf8)
             for _ in 0..<generator.int(0...3) where !text.isEmpty {
                 let byte = generator.chance(0.5) ? edges[generator.below(edges.count)] : UInt8(truncatingIfNeeded: generator.next())
                 switch generator.below(3) {

@@ -184,8 +184,8 @@ struct HealthFormatterTests {
 
     @Test("a refused category value lists the valid names")
     func refusedCategoryValue() {
-        #expect(throws: HealthPresentationError.unknownCategoryValue("dozing", type: "Sleep Analysis",
-                                                                     accepted: ["inBed", "asleepUnspecified", "awake", "asleepCore", "asleepDeep", "asleepREM"])) {
+        let accepted = ["inBed", "asleepUnspecified", "awake", "asleepCore", "asleepDeep", "asleepREM"]
+        #expect(throws: HealthPresentationError.unknownCategoryValue("dozing", type: "Sleep Analysis", accepted: accepted)) {
             try CategoryValues.value("dozing", for: HKCategoryType(.sleepAnalysis))
         }
         #expect(throws: HealthPresentationError.self) { try CategoryValues.value("9", for: HKCategoryType(.sleepAnalysis)) }

@@ -66,7 +66,8 @@ enum ShareFixtures {
 
     static func card(name: String = "Ana Ruiz", jws: String = "eyJhbGciOiJFUzI1NiJ9.e30.sig") -> HKVerifiableClinicalRecord {
         HKVerifiableClinicalRecord(recordTypes: ["https://smarthealth.cards#immunization"], issuerIdentifier: "https://issuer.example",
-                                   subject: HKVerifiableClinicalRecordSubject(fullName: name, dateOfBirthComponents: DateComponents(year: 1980, month: 2, day: 3)),
+                                   subject: HKVerifiableClinicalRecordSubject(fullName: name,
+                                                                              dateOfBirthComponents: DateComponents(year: 1980, month: 2, day: 3)),
                                    issuedDate: day, relevantDate: day, expirationDate: nil, itemNames: ["COVID-19"],
                                    sourceType: nil, dataRepresentation: Data(jws.utf8))
     }

@@ -69,7 +69,8 @@ struct RecordsSynchronizerTests {
 
         // Refresh refused: the connection must be renewed, and nothing more is stored.
         server.revoke()
-        await #expect(throws: RecordsSyncError.connectionMustBeRenewed("the server no longer accepts the access token and the refresh was refused (invalid_grant)")) {
+        let renew = RecordsSyncError.connectionMustBeRenewed("the server no longer accepts the access token and the refresh was refused (invalid_grant)")
+        await #expect(throws: renew) {
             _ = try await synchronizer.sync(named: "clinic")
         }
         #expect(try await labRecords().count == 6)
@@ -181,7 +182,8 @@ extension RecordsSynchronizerTests {
 
         // The connection's Patient is the owner, but the second page includes another person's Patient.
         server.servePatient(#"{"resourceType":"Patient","id":"p1","name":[{"family":"Quarrington","given":["Zelinda"]}],"birthDate":"1984-02-29"}"#)
-        server.includePatientOnSecondPage(#"{"resourceType":"Patient","id":"p9","name":[{"family":"Castellanos","given":["Antonio"]}],"birthDate":"1962-09-28"}"#)
+        server.includePatientOnSecondPage(
+            #"{"resourceType":"Patient","id":"p9","name":[{"family":"Castellanos","given":["Antonio"]}],"birthDate":"1962-09-28"}"#)
         await #expect(throws: RecordsSyncError.otherPerson(patient: "Antonio Castellanos (born 1962-09-28)",
                                                           owner: "Zelinda Quarrington (born 1984-02-29)")) {
             _ = try await refusing.sync(named: "clinic")
@@ -208,7 +210,12 @@ extension RecordsSynchronizerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try await Self.store(in: folder, connectedTo: server.base, tokenExpiry: nil)
         let issuer = "https://issuer.example"
-        let bundle = #"{"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"A"}],"birthDate":"1970-01-01"}},{"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-01"}}]}"#
+        let bundle = #"""
+            {"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Patient",\#
+            "name":[{"family":"A"}],"birthDate":"1970-01-01"}},{"fullUrl":"resource:1","resource":{"resourceType":"Immunization",\#
+            "status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},\#
+            "patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-01"}}]}
+            """#
         let card = try SHCIssuer(key: .generate(), issuer: issuer).issue(bundle: Array(bundle.utf8), nbf: Date())
         server.issueCards(#"{"resourceType":"Parameters","parameter":[{"name":"verifiableCredential","valueString":"\#(card)"}]}"#)
         // The verifier knows the issuer, with another key than the one that signed.
@@ -341,7 +348,8 @@ final class ScriptedFHIRServer: Sendable {
                 if page == 1, let patient = state.pagePatient { entries.append(#"{"search":{"mode":"include"},"resource":\#(patient)}"#) }
                 let next = page < 2 ? #","link":[{"relation":"next","url":"\#(base)/Observation?page=\#(page + 1)"}]"# : ""
                 return (.ok,
-                        #"{"resourceType":"Bundle","type":"searchset","total":6,"meta":{"lastUpdated":"2026-03-01T00:00:00Z"}\#(next),"entry":[\#(entries.joined(separator: ","))]}"#)
+                        #"{"resourceType":"Bundle","type":"searchset","total":6,"meta":{"lastUpdated":"2026-03-01T00:00:00Z"}\#(next),"#
+                            + #""entry":[\#(entries.joined(separator: ","))]}"#)
             }
             return Response(status: outcome.0, headers: [.contentType: "application/fhir+json"], body: .init(byteBuffer: ByteBuffer(string: outcome.1)))
         }
@@ -363,7 +371,12 @@ extension RecordsSynchronizerTests {
 
     /// A card of one Immunization given on `date`, signed by `key` as ``cardIssuer``.
     static func immunizationCard(_ date: String, key: SHCIssuerKey) throws -> String {
-        let bundle = #"{"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"A"}],"birthDate":"1970-01-01"}},{"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"\#(date)"}}]}"#
+        let bundle = #"""
+            {"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Patient",\#
+            "name":[{"family":"A"}],"birthDate":"1970-01-01"}},{"fullUrl":"resource:1","resource":{"resourceType":"Immunization",\#
+            "status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},\#
+            "patient":{"reference":"resource:0"},"occurrenceDateTime":"\#(date)"}}]}
+            """#
         return try SHCIssuer(key: key, issuer: cardIssuer).issue(bundle: Array(bundle.utf8), nbf: Date())
     }
 

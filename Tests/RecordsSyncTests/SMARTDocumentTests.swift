@@ -14,7 +14,8 @@ struct SMARTDocumentTests {
                                                 codeChallengeMethods: ["S256"]))
         #expect(throws: RecordsSyncError.self) { try SMARTEndpoints.parse(smartConfiguration: Array(#"{"token_endpoint":"x"}"#.utf8)) }
         let statement = Array("""
-            {"resourceType":"CapabilityStatement","rest":[{"security":{"extension":[{"url":"http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris",
+            {"resourceType":"CapabilityStatement","rest":[{"security":{"extension":[\
+            {"url":"http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris",
              "extension":[{"url":"authorize","valueUri":"https://b/auth"},{"url":"token","valueUri":"https://b/token"}]}]},
              "resource":[{"type":"Patient","operation":[{"name":"health-cards-issue","definition":"x"}]}]}]}
             """.utf8)
@@ -27,7 +28,8 @@ struct SMARTDocumentTests {
 
     @Test func tokenResponses() throws {
         let now = Date(timeIntervalSince1970: 1_000_000)
-        let grant = try TokenGrant.parse(Array(#"{"access_token":"t","token_type":"Bearer","expires_in":300,"refresh_token":"r","patient":"p1","scope":"s"}"#.utf8), now: now)
+        let body = #"{"access_token":"t","token_type":"Bearer","expires_in":300,"refresh_token":"r","patient":"p1","scope":"s"}"#
+        let grant = try TokenGrant.parse(Array(body.utf8), now: now)
         #expect(grant == TokenGrant(accessToken: "t", expiresAt: now.addingTimeInterval(300), refreshToken: "r", scope: "s", patient: "p1"))
         #expect(throws: RecordsSyncError.self) { try TokenGrant.parse(Array(#"{"token_type":"Bearer"}"#.utf8), now: now) }
         #expect(throws: RecordsSyncError.unsupported("token_type mac")) { try TokenGrant.parse(Array(#"{"access_token":"t","token_type":"mac"}"#.utf8),

@@ -57,7 +57,8 @@ struct SHLinkTests {
     @Test func theFlagStringIsAlphabeticalAndUnknownLettersAreIgnored() throws {
         #expect(SHLinkFlags([.passcode, .longTerm]).letters == "LP")
         #expect(SHLinkFlags(letters: "XPQL") == [.longTerm, .passcode])
-        let json = #"{"url":"https://a.example/shl/x","key":"\#(Base64URL.encode([UInt8](repeating: 7, count: 32)))","flag":"LZ","_ext":{"a":[1,2]},"future":true}"#
+        let key = Base64URL.encode([UInt8](repeating: 7, count: 32))
+        let json = #"{"url":"https://a.example/shl/x","key":"\#(key)","flag":"LZ","_ext":{"a":[1,2]},"future":true}"#
         let payload = try SHLinkPayload(json: Array(json.utf8))
         #expect(payload.flags == [.longTerm])
     }
