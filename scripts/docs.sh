@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(OpenHealthKit HealthWebApp ExactJSON FHIRCore ModelsR4 ModelsDSTU2 QRCode QRImageReader SmartHealthCards SmartHealthCardsHTTPS SmartHealthLinks HealthSharing HealthRecords RecordsSync SampleFiles AppleHealthExport SampleSignatures AppleHealthClinicalRecords AppleHealthExportGenerator
+targets=(OpenHealthKit HealthPresentation HealthWebApp ExactJSON FHIRCore ModelsR4 ModelsDSTU2 QRCode QRImageReader SmartHealthCards SmartHealthCardsHTTPS SmartHealthLinks HealthSharing HealthRecords RecordsSync SampleFiles AppleHealthExport SampleSignatures AppleHealthClinicalRecords AppleHealthExportGenerator
          DemoData FhirBlocks FhirBlocksStore FhirBlocksClient FhirBlocksServer FhirBlocksDeployment)
 out="${1:-}"
 scratch=""

@@ -6,7 +6,7 @@ import OpenHealthKit
 /// the precision the Health app shows it, in the person's units, and dates in local time with
 /// the zone shown.
 public struct HealthFormatter: Sendable {
-    /// The units the person chose, per type (``HKHealthStore/preferredUnits(for:)``); a type
+    /// The units the person chose, per type (`HKHealthStore.preferredUnits(for:)`); a type
     /// without one is shown in ``defaultUnit(for:)``.
     public var units: [HKQuantityType: HKUnit]
     /// The zone dates are written in.
@@ -33,7 +33,7 @@ public struct HealthFormatter: Sendable {
 
     // MARK: Units and precision
 
-    /// The unit a type is shown in without a choice: the type's ``HKQuantityType/defaultDisplayUnit``,
+    /// The unit a type is shown in without a choice: the type's `HKQuantityType.defaultDisplayUnit`,
     /// except kilometres for distances and centimetres for height and waist (stored in metres).
     public static func defaultUnit(for type: HKQuantityType) -> HKUnit {
         let unit = type.defaultDisplayUnit
@@ -49,7 +49,7 @@ public struct HealthFormatter: Sendable {
     }
 
     /// The unit `type` is shown in: the person's choice, else ``defaultUnit(for:)``. A choice
-    /// equal to the type's ``HKQuantityType/defaultDisplayUnit`` is no choice (the store answers
+    /// equal to the type's `HKQuantityType.defaultDisplayUnit` is no choice (the store answers
     /// it for every type nobody chose for).
     public func displayUnit(for type: HKQuantityType) -> HKUnit {
         if let chosen = units[type], chosen != type.defaultDisplayUnit, type.is(compatibleWith: chosen) { return chosen }

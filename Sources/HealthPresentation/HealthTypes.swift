@@ -64,7 +64,7 @@ public enum HealthTypes {
     ]
 
     /// Every sample type with its everyday names: the named ones first, in the order above,
-    /// then the others as ``HKObjectType/allSampleTypes`` lists them.
+    /// then the others as `HKObjectType.allSampleTypes` lists them.
     public static let all: [Entry] = {
         var entries = everyday.map { Entry(type: $0.type, everydayNames: $0.names) }
         let named = Set(entries.map(\.identifier))

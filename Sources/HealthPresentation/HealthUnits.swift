@@ -30,7 +30,7 @@ public enum HealthUnits {
     ]
 
     /// The molar mass a type's mole units take: glucose's for blood glucose
-    /// (``HKUnitMolarMassBloodGlucose``), none for the others.
+    /// (`HKUnitMolarMassBloodGlucose`), none for the others.
     public static func molarMass(for type: HKQuantityType?) -> Double? {
         type?.identifier == HKQuantityTypeIdentifier.bloodGlucose.rawValue ? HKUnitMolarMassBloodGlucose : nil
     }
