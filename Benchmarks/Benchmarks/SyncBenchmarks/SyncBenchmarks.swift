@@ -133,7 +133,9 @@ final class SyncFixture: Sendable {
             let chunks = stride(from: 0, to: resources.count, by: 100).map { Array(resources[$0..<min($0 + 100, resources.count)]) }
             for (index, chunk) in chunks.enumerated() {
                 let next = index + 1 < chunks.count ? #","link":[{"relation":"next","url":"\#(base)/\#(type)?page=\#(index + 1)"}]"# : ""
-                var page = Array(#"{"resourceType":"Bundle","type":"searchset","total":\#(resources.count),"meta":{"lastUpdated":"2026-11-26T12:00:00Z"}\#(next),"entry":["#.utf8)
+                var page = Array(#"""
+                    {"resourceType":"Bundle","type":"searchset","total":\#(resources.count),"meta":{"lastUpdated":"2026-11-26T12:00:00Z"}\#(next),"entry":[
+                    """#.utf8)
                 for (position, resource) in chunk.enumerated() {
                     if position > 0 { page.append(UInt8(ascii: ",")) }
                     page += Array(#"{"search":{"mode":"match"},"resource":"#.utf8) + resource + [UInt8(ascii: "}")]
