@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 extension HKHealthStore {
     /// Saves objects atomically, each recorded under the source revision given for it rather
@@ -39,5 +40,34 @@ extension HKHealthStore {
         let changes = try await database.insert(prepared, revision: engine.revision)
         notify(changes)
         return changes.saveCounts
+    }
+
+    /// The sync versions the store holds for sync identifiers, so that an importer can skip
+    /// converting the samples an earlier run already stored (OpenHealthKit API, owner only).
+    ///
+    /// Each identifier is looked up as ``save(_:recordedAs:)`` scopes it: to the source's
+    /// bundle identifier and the sample's type, among top-level samples. A sample whose stored
+    /// version is the same or higher than the one it would be saved with is what that save
+    /// reports as already stored.
+    /// - Parameter keys: each sample's sync identifier (`HKMetadataKeySyncIdentifier`), type
+    ///   identifier, and the bundle identifier of the source it is recorded under.
+    /// - Returns: for each key, in order, the highest sync version stored under it, or nil when
+    ///   nothing is stored under it (or only samples without a version).
+    /// - Throws: `errorAuthorizationDenied` unless the store is opened as its owner.
+    public func storedSyncVersions(of keys: [(syncIdentifier: String, typeIdentifier: String, sourceBundleIdentifier: String)])
+        async throws -> [Int64?] {
+        guard engine.isOwner else {
+            throw HKError(.errorAuthorizationDenied, "only the store's owner may look up sync identifiers of other sources")
+        }
+        guard !keys.isEmpty else { return [] }
+        let database = try await engine.databaseAsync()
+        let cipher = database.cipher
+        let lookups = keys.map { (hash: cipher.indexHash("sync", $0.sourceBundleIdentifier, $0.syncIdentifier), type: $0.typeIdentifier) }
+        return try await database.readAsync { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT max(sync_version) FROM sample WHERE sync_id = ? AND type = ? AND parent_id IS NULL
+                """)
+            return try lookups.map { try Int64.fetchOne(statement, arguments: [$0.hash, $0.type]) }
+        }
     }
 }

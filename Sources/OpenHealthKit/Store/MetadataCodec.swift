@@ -114,7 +114,72 @@ enum MetadataCodec {
     }
 
     static func encode(_ values: [String: Value]) throws -> Data {
-        try JSONSerialization.data(withJSONObject: values.mapValues { $0.json }, options: [.sortedKeys])
+        if let plain = plainEncoding(values) { return plain }
+        return try JSONSerialization.data(withJSONObject: values.mapValues { $0.json }, options: [.sortedKeys])
+    }
+
+    /// The bytes `JSONSerialization` writes for `encode(_:)` (keys sorted as it sorts them,
+    /// its escapes), written directly for the metadata most samples have (an import's sync
+    /// identifier and version): text and whole numbers under keys of ASCII letters, text
+    /// without control characters. Nil for anything else, which goes through `JSONSerialization`.
+    static func plainEncoding(_ values: [String: Value]) -> Data? {
+        var entries: [(folded: [UInt8], key: String, value: Value)] = []
+        entries.reserveCapacity(values.count)
+        for (key, value) in values {
+            var folded: [UInt8] = []
+            folded.reserveCapacity(key.utf8.count)
+            for byte in key.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): folded.append(byte)
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): folded.append(byte + 32)
+                default: return nil
+                }
+            }
+            switch value {
+            case .string(let text): if text.utf8.contains(where: { $0 < 0x20 }) { return nil }
+            case .integer: break
+            default: return nil
+            }
+            entries.append((folded, key, value))
+        }
+        // JSONSerialization sorts keys ignoring case; keys that differ only by case go to it.
+        entries.sort { $0.folded.lexicographicallyPrecedes($1.folded) }
+        for index in entries.indices.dropFirst() where entries[index].folded == entries[index - 1].folded { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16 + entries.reduce(0) { total, entry in
+            if case .string(let text) = entry.value { return total + entry.key.utf8.count + text.utf8.count + 12 }
+            return total + entry.key.utf8.count + 32
+        })
+        func appendEscaped(_ text: String) {
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+                case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+                default: bytes.append(byte)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "{"))
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: entry.key.utf8)
+            switch entry.value {
+            case .string(let text):
+                bytes.append(contentsOf: "\":{\"s\":\"".utf8)
+                appendEscaped(text)
+                bytes.append(contentsOf: "\"}".utf8)
+            case .integer(let number):
+                bytes.append(contentsOf: "\":{\"i\":".utf8)
+                bytes.append(contentsOf: String(number).utf8)
+                bytes.append(UInt8(ascii: "}"))
+            default:
+                return nil
+            }
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return Data(bytes)
     }
 
     static func decode(_ data: Data) throws -> [String: Value] {

@@ -20,6 +20,9 @@ struct RecordCipher: Sendable {
     private let routeKey: SymmetricKey
     private let connectionKey: SymmetricKey
     private let sharedLinkKey: SymmetricKey
+    /// HMAC-SHA256 keyed with the index subkey, before any input: each index hash starts from
+    /// a copy (the digest state is copied on write), not from the key schedule again.
+    private let indexHMAC: HMAC<SHA256>
 
     init(masterKey: SymmetricKey) {
         sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.records.v1".utf8), outputByteCount: 32)
@@ -29,6 +32,7 @@ struct RecordCipher: Sendable {
         routeKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.route-blocks.v1".utf8), outputByteCount: 32)
         connectionKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.record-connections.v1".utf8), outputByteCount: 32)
         sharedLinkKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.shared-links.v1".utf8), outputByteCount: 32)
+        indexHMAC = HMAC<SHA256>(key: indexKey)
     }
 
     /// Seals `plaintext`, binding it to `context` (the row's UUID bytes).
@@ -130,13 +134,16 @@ struct RecordCipher: Sendable {
     /// A 16-byte keyed hash of `parts`, for indexed equality lookups. Each part is prefixed
     /// with its length, so no two different lists of parts hash alike.
     func indexHash(_ parts: String...) -> Data {
-        var hmac = HMAC<SHA256>(key: indexKey)
+        // Each part's length (4 bytes, little-endian) and UTF-8 bytes, hashed in one update.
+        var input: [UInt8] = []
+        input.reserveCapacity(parts.reduce(0) { $0 + 4 + $1.utf8.count })
         for part in parts {
-            let bytes = Array(part.utf8)
-            withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { hmac.update(data: Array($0)) }
-            hmac.update(data: bytes)
+            withUnsafeBytes(of: UInt32(part.utf8.count).littleEndian) { input.append(contentsOf: $0) }
+            input.append(contentsOf: part.utf8)
         }
-        return Data(hmac.finalize().prefix(16))
+        var hmac = indexHMAC
+        hmac.update(data: input)
+        return hmac.finalize().withUnsafeBytes { Data($0.prefix(16)) }
     }
 
     /// The sealed constant stored with the database to recognise the right key.

@@ -1,11 +1,14 @@
 import CommonSupport
 import Foundation
+import Synchronization
 
 /// Validates HealthKit objects as HealthKit does before a save, converts quantities to their
 /// type's canonical unit, and seals what must not be stored in the clear.
 struct SamplePreparer {
     let cipher: RecordCipher
     let bundleIdentifier: String
+    /// The device encoded last: an import's samples share a few device objects.
+    let devices = DeviceEncodings()
 
     private static let encoder = JSONEncoder()
 
@@ -20,7 +23,7 @@ struct SamplePreparer {
         }
         let metadataValues = try sample.metadata.map(MetadataCodec.values) ?? [:]
         let metadata = metadataValues.isEmpty ? nil : try MetadataCodec.encode(metadataValues)
-        let device = try sample.device.map { try Self.encoder.encode($0) }
+        let device = try sample.device.map { try devices.json($0) }
         let kind: SampleKind
         let payload: SamplePayload
         var activityType: Int64?
@@ -249,6 +252,20 @@ struct SamplePreparer {
         prepared.routeBlocks = routeBlocks
         prepared.workoutLink = workoutLink
         return prepared
+    }
+}
+
+/// The JSON of the device encoded last, reused while samples name the same device object.
+final class DeviceEncodings: Sendable {
+    private static let encoder = JSONEncoder()
+    private let last = Mutex<(device: HKDevice, json: Data)?>(nil)
+
+    /// The device's JSON (as `JSONEncoder` writes it).
+    func json(_ device: HKDevice) throws -> Data {
+        if let cached = last.withLock({ $0 }), cached.device === device { return cached.json }
+        let json = try Self.encoder.encode(device)
+        last.withLock { $0 = (device, json) }
+        return json
     }
 }
 
