@@ -1,4 +1,4 @@
-/// How far an import is, after each committed batch.
+/// How far an import is, after each committed batch and each run of records already stored.
 public struct AppleHealthImportProgress: Sendable, Equatable {
     /// What was imported and skipped so far.
     public var report: AppleHealthImportReport

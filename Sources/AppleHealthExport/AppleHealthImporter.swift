@@ -16,7 +16,9 @@ import OpenHealthKit
 ///
 /// Samples are saved in batches, each in one transaction. Every sample carries a sync
 /// identifier derived from its content (unless the export gave it one), so running the same
-/// import again stores nothing twice and an interrupted import resumes where it stopped.
+/// import again stores nothing twice and an interrupted import resumes where it stopped. Plain
+/// records are looked up by that identifier before they are converted, so the part of an export
+/// an earlier import stored costs little more than reading it.
 /// Elements the importer does not understand are counted in the report, never dropped silently.
 public struct AppleHealthImporter: Sendable {
     /// Samples per transaction.
@@ -58,8 +60,8 @@ public struct AppleHealthImporter: Sendable {
     ///   - url: `export.zip` (recognised by its first bytes, whatever its name) or `export.xml`
     ///     (its `clinical-records` folder is read from beside it).
     ///   - store: The store, opened as its owner.
-    ///   - progress: Called after each committed batch with the report so far and how much of
-    ///     export.xml was read.
+    ///   - progress: Called after each committed batch, and after each run of records found
+    ///     already stored, with the report so far and how much of export.xml was read.
     /// - Returns: what was imported and what was skipped.
     /// - Throws: ``AppleHealthExportError`` for a file that is not a well-formed export or an
     ///   archive the limits refuse (the batch being read is not saved; earlier batches stay, and
@@ -144,6 +146,8 @@ private struct ImportRun {
     /// Whether `Me` gave the expected person's date of birth: the owner's own export.
     var meIsOwner = false
     var revisionCache: [String: HKSourceRevision] = [:]
+    /// Devices by the text the export describes them with (most records repeat a few devices).
+    var deviceCache: [String: HKDevice?] = [:]
     /// Keys of the members of the correlations read so far: their top-level twins are skipped.
     var memberKeys = Set<ContentKey>()
     /// Top-level records of the types a correlation may hold, held back until the whole file
@@ -175,6 +179,14 @@ private struct ImportRun {
     /// The locations of the routes in the batch: they count towards the batch size, so a
     /// batch's memory stays bounded however long its routes are.
     var pendingLocations = 0
+    /// Top-level records not yet converted, with their content digests: looked up in the store
+    /// by their sync identifiers a run at a time (``checkRunSize``), so that those an earlier
+    /// import stored are counted as already stored without being converted (a re-import of an
+    /// unchanged export costs little more than reading it). Any other element converts the run
+    /// first, so records are handled in the file's order.
+    var unchecked: [(element: ExportElement, digest: [UInt8])] = []
+    /// Records looked up in the store at once.
+    static let checkRunSize = 2_000
 
     static let maximumClinicalRecordElements = 1_000_000
 
@@ -198,6 +210,7 @@ private struct ImportRun {
             if stream.readError != nil { throw AppleHealthExportError(.unreadable, "cannot read export.xml") }
             throw error
         }
+        try run.checkUnchecked()
         try run.releaseHeld()
         try run.commit()
         try run.applyCharacteristics()
@@ -207,6 +220,23 @@ private struct ImportRun {
     // MARK: Elements
 
     mutating func handle(_ element: ExportElement) throws {
+        if element.name == "Record", Self.isCheckable(element) {
+            // The same test as below, at the same point of the file: correlations convert the run first.
+            let digest = element.contentDigest
+            if memberKeys.contains(ContentKey(digest)) {
+                report.duplicates += 1
+                return
+            }
+            unchecked.append((element, digest))
+            if unchecked.count >= Self.checkRunSize { try checkUnchecked() }
+            return
+        }
+        if !unchecked.isEmpty { try checkUnchecked() }
+        try convert(element)
+    }
+
+    /// Converts an element and adds what it holds to the batch.
+    private mutating func convert(_ element: ExportElement, digest known: [UInt8]? = nil) throws {
         switch element.name {
         case "ExportDate":
             break
@@ -223,7 +253,7 @@ private struct ImportRun {
             }
             characteristics = element.attributes
         case "Record":
-            let digest = element.contentDigest
+            let digest = known ?? element.contentDigest
             let key = ContentKey(digest)
             if memberKeys.contains(key) {
                 report.duplicates += 1
@@ -278,6 +308,53 @@ private struct ImportRun {
             report.skip("unsupported element \(Self.label(element.name))")
         }
         if objects.count + summaries.count + pendingLocations >= batchSize { try commit() }
+    }
+
+    /// Whether a record can be found in the store by the sync identifier its content gives it
+    /// before it is converted: a plain top-level record (metadata entries only, none naming a
+    /// sync identifier or version) of a type no correlation holds (those wait for their
+    /// correlation, ``held``).
+    static func isCheckable(_ element: ExportElement) -> Bool {
+        guard let type = element["type"], !memberTypes.contains(type) else { return false }
+        for child in element.children {
+            guard child.name == "MetadataEntry", let key = child["key"], child["value"] != nil,
+                  key != HKMetadataKeySyncIdentifier, key != HKMetadataKeySyncVersion else { return false }
+        }
+        return true
+    }
+
+    /// Looks the unchecked records up in the store by the sync identifiers their content gives
+    /// them: those stored (by an earlier import, at the version the importer gives) are counted
+    /// as already stored, as the store's save would count them; the others are converted in order.
+    mutating func checkUnchecked() throws {
+        guard !unchecked.isEmpty else { return }
+        let records = unchecked
+        unchecked.removeAll(keepingCapacity: true)
+        var keys: [(syncIdentifier: String, typeIdentifier: String, sourceBundleIdentifier: String)] = []
+        keys.reserveCapacity(records.count)
+        var lookedUp: [Int] = []
+        lookedUp.reserveCapacity(records.count)
+        for (index, record) in records.enumerated() {
+            guard let type = record.element["type"], let name = record.element["sourceName"], !name.isEmpty else { continue }
+            keys.append((AppleHealthImporter.syncIdentifierPrefix + ContentKey.hex(record.digest), type,
+                         AppleHealthImporter.source(named: name).bundleIdentifier))
+            lookedUp.append(index)
+        }
+        let versions = try wait { [store, keys] in try await store.storedSyncVersions(of: keys) }
+        var stored = [Bool](repeating: false, count: records.count)
+        for (position, index) in lookedUp.enumerated() where position < versions.count {
+            stored[index] = (versions[position] ?? Int64.min) >= 1
+        }
+        var skipped = false
+        for (index, record) in records.enumerated() {
+            if stored[index], let type = record.element["type"] {
+                report.alreadyStored[type, default: 0] += 1
+                skipped = true
+            } else {
+                try convert(record.element, digest: record.digest)
+            }
+        }
+        if skipped { progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes)) }
     }
 
     /// Saves the held records no correlation claimed, in batches; the claimed ones are
@@ -337,6 +414,15 @@ private struct ImportRun {
         return revision
     }
 
+    /// The device an element's `device` text describes (``ExportValues/device(_:)``), read once per text.
+    private mutating func device(_ text: String?) -> HKDevice? {
+        guard let text else { return nil }
+        if let cached = deviceCache[text] { return cached }
+        let device = ExportValues.device(text)
+        if deviceCache.count < 10_000 { deviceCache[text] = .some(device) }
+        return device
+    }
+
     /// The element's `MetadataEntry` children as HealthKit metadata; other children are counted.
     private mutating func metadataEntries(_ element: ExportElement, handled: Set<String> = []) -> [String: Any] {
         var metadata: [String: Any] = [:]
@@ -355,7 +441,7 @@ private struct ImportRun {
     /// nothing and adds nothing; kept when the export already has one.
     private func identify(_ metadata: inout [String: Any], _ digest: [UInt8]) {
         guard metadata[HKMetadataKeySyncIdentifier] == nil || metadata[HKMetadataKeySyncVersion] == nil else { return }
-        metadata[HKMetadataKeySyncIdentifier] = AppleHealthImporter.syncIdentifierPrefix + HexText.encode(digest)
+        metadata[HKMetadataKeySyncIdentifier] = AppleHealthImporter.syncIdentifierPrefix + ContentKey.hex(digest)
         metadata[HKMetadataKeySyncVersion] = 1
     }
 
@@ -402,7 +488,7 @@ private struct ImportRun {
         guard end >= start else {
             throw AppleHealthExportError(.invalidElement, line: element.line, "\(element.name) ends before it starts")
         }
-        let device = element["device"].flatMap(ExportValues.device)
+        let device = device(element["device"])
         var metadata = metadataEntries(element, handled: [HeartbeatListReader.listName])
         identify(&metadata, digest)
         if let quantityType = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type)) {
@@ -634,6 +720,18 @@ private struct ImportRun {
         progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes))
     }
 
+    /// Runs `body` in a task, waiting for it on this (non-cooperative) thread.
+    private func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let outcome = WaitOutcome<T>()
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            do { outcome.set(.success(try await body())) } catch { outcome.set(.failure(error)) }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return try outcome.get()
+    }
+
     /// Sets the characteristics from `Me` once the whole file was read.
     mutating func applyCharacteristics() throws {
         guard let attributes = characteristics else { return }
@@ -690,4 +788,16 @@ private final class SaveOutcome: @unchecked Sendable {
     var error: (any Error)? { lock.withLock { stored } }
     /// What the save stored and found already stored.
     var counts: HKSaveCounts { lock.withLock { savedCounts } }
+}
+
+/// The result of work that ran in a task, read by the thread that waited for it.
+private final class WaitOutcome<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
+
+    func set(_ value: Result<T, any Error>) { lock.withLock { result = value } }
+    func get() throws -> T {
+        guard let result = lock.withLock({ result }) else { throw CancellationError() }
+        return try result.get()
+    }
 }

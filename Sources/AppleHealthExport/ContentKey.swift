@@ -20,17 +20,40 @@ extension ExportElement {
     /// SHA-256 of the element's name, attributes (sorted) and children: the same for the same
     /// content however the file orders or indents it.
     var contentDigest: [UInt8] {
-        var hasher = SHA256()
+        // The bytes hashed, gathered into one buffer: name, then NUL key SOH value for each
+        // attribute by key, STX, the children the same way, ETX.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
         func feed(_ element: ExportElement) {
-            hasher.update(data: Data(element.name.utf8))
+            bytes.append(contentsOf: element.name.utf8)
             for (key, value) in element.attributes.sorted(by: { $0.key < $1.key }) {
-                hasher.update(data: Data("\u{0}\(key)\u{1}\(value)".utf8))
+                bytes.append(0)
+                bytes.append(contentsOf: key.utf8)
+                bytes.append(1)
+                bytes.append(contentsOf: value.utf8)
             }
-            hasher.update(data: Data("\u{2}".utf8))
+            bytes.append(2)
             for child in element.children { feed(child) }
-            hasher.update(data: Data("\u{3}".utf8))
+            bytes.append(3)
         }
         feed(self)
-        return Array(hasher.finalize())
+        return Array(SHA256.hash(data: bytes))
+    }
+}
+
+extension ContentKey {
+    /// Lowercase hex of a digest, as `HexText.encode` writes it, into a string made at its size.
+    static func hex(_ digest: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: digest.count * 2) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            let table = digits.utf8Start
+            var index = 0
+            for byte in digest {
+                buffer[index] = table[Int(byte >> 4)]
+                buffer[index + 1] = table[Int(byte & 0x0F)]
+                index += 2
+            }
+            return index
+        }
     }
 }

@@ -124,27 +124,44 @@ struct InstructionFilter {
     mutating func apply(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 16)
-        for byte in bytes {
-            switch state {
-            case .text:
-                if byte == UInt8(ascii: "<") { state = .open }
-            case .open:
-                if byte == UInt8(ascii: "?") { state = .target } else if byte != UInt8(ascii: "<") { state = .text }
-            case .target:
-                switch byte {
-                case UInt8(ascii: "?"):
-                    output.append(UInt8(ascii: " "))
-                    state = .text
-                case UInt8(ascii: "<"):
-                    state = .open
-                case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"):
-                    state = .text
-                default:
-                    break
+        bytes.withUnsafeBufferPointer { input in
+            var index = 0
+            while index < input.count {
+                if state == .text {
+                    // Text up to the next `<` passes as it is, copied at once.
+                    var end = index
+                    while end < input.count, input[end] != UInt8(ascii: "<") { end += 1 }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: input[index..<end]))
+                    guard end < input.count else { return }
+                    index = end
                 }
+                step(input[index], into: &output)
+                index += 1
             }
-            output.append(byte)
         }
         return output
+    }
+
+    /// One byte through the state machine, appended to `output` (after a blank for an instruction's `?`).
+    private mutating func step(_ byte: UInt8, into output: inout [UInt8]) {
+        switch state {
+        case .text:
+            if byte == UInt8(ascii: "<") { state = .open }
+        case .open:
+            if byte == UInt8(ascii: "?") { state = .target } else if byte != UInt8(ascii: "<") { state = .text }
+        case .target:
+            switch byte {
+            case UInt8(ascii: "?"):
+                output.append(UInt8(ascii: " "))
+                state = .text
+            case UInt8(ascii: "<"):
+                state = .open
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"):
+                state = .text
+            default:
+                break
+            }
+        }
+        output.append(byte)
     }
 }
