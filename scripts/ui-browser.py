@@ -159,7 +159,7 @@ def records_import(page, problems):
     job_url = page.url
     page.wait_for_selector("#report-heading", timeout=120000)
     return {"jobURL": job_url, "url": page.url, "notice": page.text_content(".notice") or "",
-            "problems": list(problems), "scripts": page.locator("script").count()}
+            "problems": list(problems), "scripts": page.locator("script").count(), "look": page_checks.look(page, problems)}
 
 
 with sync_playwright() as playwright:
@@ -262,8 +262,10 @@ with sync_playwright() as playwright:
         report["overflow-" + label] = page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
         # The delete confirmation and Recently deleted.
         for name, url in [("delete-confirm", confirm_url), ("recently-deleted", origin + "/recently-deleted")]:
+            problems.clear()
             page.goto(url)
             page.wait_for_load_state("networkidle")
+            report.setdefault("deleteLook", {})[name + "-" + label] = page_checks.look(page, problems)
             file = "%s/%s-%s.png" % (shots, name, label)
             page.screenshot(path=file, full_page=True)
             report.setdefault("deleteScreenshots", []).append(file)

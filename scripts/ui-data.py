@@ -8,13 +8,18 @@ look of the pages these tasks use at 1280 and 390 px, light and dark (no console
 request, no sideways scroll at 390 px, no text under 11 CSS px or under 4.5:1 contrast, no script).
 
 Usage: ui-data.py START_URL SCREENSHOT_DIR EXPORT_ZIP
-Prints one JSON report.
+       ui-data.py START_URL SCREENSHOT_DIR --today EXPECTED_JSON
+The second form is a person's look through time instead (Today, then Summary and a type page
+stepped back and forth with their previous/next links): EXPECTED_JSON names Today's cards
+(`today`: the kinds whose numbers to read) and the walks (`walks`: each a start page, the chart
+whose bars to read, and the links to follow); the Swift test computes what each should show
+from the statistics API. Prints one JSON report.
 """
 import json
 import sys
 from urllib.parse import urlsplit
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Error as PlaywrightError, sync_playwright
 
 from page_checks import look, watch
 
@@ -25,9 +30,75 @@ origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
 report = {"look": {}, "screenshots": []}
 
 
+def today_and_time(expected_path):
+    """Today's numbers as its cards carry them (`data-value`, and `data-day`: the day a total
+    counts), then each walk: the start page, then each link followed (by its text), with the
+    period shown, the chosen chart's bars and the page checks at every step."""
+    with open(expected_path) as file:
+        expected = json.load(file)
+    result = {"today": {}, "walks": [], "screenshots": []}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        problems = []
+        watch(page, origin, problems)
+        page.goto(start_url)
+        page.wait_for_load_state("networkidle")
+        result["start"] = page.url
+        for kind in expected["today"]:
+            element = page.query_selector("[data-kind='%s'] .tile-value" % kind)
+            result["today"][kind] = {"value": element.get_attribute("data-value") if element else None,
+                                     "day": element.get_attribute("data-day") if element else None,
+                                     "text": element.text_content().strip() if element else None}
+        result["todayDashes"] = page.locator(".tile-value.muted").count()
+        result["todayWorkouts"] = page.locator("li[data-kind=workout]").count()
+        result["todayLook"] = look(page, problems)
+        for width, label in ((1280, "desktop"), (390, "phone")):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.reload()
+            page.wait_for_load_state("networkidle")
+            result["todayLook-%d" % width] = look(page, problems)
+            file = "%s/today-year-%s.png" % (shots, label)
+            page.screenshot(path=file, full_page=True)
+            result["screenshots"].append(file)
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+        def state(response):
+            page.wait_for_load_state("networkidle")
+            return {"url": page.url[len(origin):], "status": response.status if response else 0, "range": text(page, "nav.steps .range"),
+                    "bars": page.eval_on_selector_all("svg[aria-labelledby='%s'] rect.bar" % walk["chart"],
+                                                      "els => els.map(e => Number(e.getAttribute('data-value')))"),
+                    **look(page, problems)}
+
+        for walk in expected["walks"]:
+            steps = []
+            problems.clear()
+            steps.append(state(page.goto(origin + walk["start"])))
+            for link in walk["follow"]:
+                problems.clear()
+                with page.expect_navigation() as navigation:
+                    page.click("nav.steps a:has-text('%s')" % link)
+                steps.append(state(navigation.value))
+            result["walks"].append(steps)
+        browser.close()
+    print(json.dumps(result))
+
+
 def text(page, selector):
     element = page.query_selector(selector)
     return element.text_content().strip() if element else ""
+
+
+def look_settled(page, problems):
+    """`look` of a page that may be reloading itself (a job's progress page refreshes each second):
+    measured again once the new page has loaded if a reload came in between."""
+    for _ in range(10):
+        try:
+            return look(page, problems)
+        except PlaywrightError:
+            page.wait_for_load_state("load")
+    return look(page, problems)
 
 
 def set_weight_unit(page, unit):
@@ -36,6 +107,10 @@ def set_weight_unit(page, unit):
     page.click("form[action='/settings'] button[type=submit]")
     page.wait_for_load_state("networkidle")
 
+
+if export_zip == "--today":
+    today_and_time(sys.argv[4])
+    sys.exit(0)
 
 with sync_playwright() as playwright:
     browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
@@ -92,12 +167,19 @@ with sync_playwright() as playwright:
     confirm["rowsBefore"] = rows_before
     confirm["rowsRestored"] = page.locator("button.delete[aria-label^='Delete the sample']").count()
     report["delete"] = confirm
+    # A sample's confirmation page (not confirmed), for the look checks below.
+    page.click("button.delete[aria-label^='Delete the sample'] >> nth=0")
+    page.wait_for_load_state("networkidle")
+    confirm_path = page.url[len(origin):]
 
     # 4. The Apple Health import: upload, the progress page (it reloads itself), the summary; then the same export again.
+    problems.clear()
     page.goto(origin + "/import/apple-health")
     page.set_input_files("#export-file", export_zip)
     page.click("form[action='/import/apple-health'] button[type=submit]")
     job_url = page.url
+    # The job's page as it first comes (its progress, or its summary if the job was that quick).
+    report["jobLook"] = {"url": job_url[len(origin):], **look_settled(page, problems)}
     page.wait_for_selector("#summary-heading", timeout=180_000)
     report["import"] = {"jobURL": job_url, "url": page.url, "notice": text(page, ".notice"), "heading": text(page, "#summary-heading"), "reason": text(page, "main .card p.problem"),
                         "headline": text(page, "p.import-headline"),
@@ -137,7 +219,8 @@ with sync_playwright() as playwright:
                   "add-sleep": "/browse/HKCategoryTypeIdentifierSleepAnalysis/add",
                   "add-blood-pressure": "/browse/HKCorrelationTypeIdentifierBloodPressure/add",
                   "add-workout": "/browse/HKWorkoutTypeIdentifier/add", "import": "/import/apple-health",
-                  "import-summary": summary_url[len(origin):], "profile": "/profile", "recently-deleted": "/recently-deleted"}
+                  "import-summary": summary_url[len(origin):], "profile": "/profile", "recently-deleted": "/recently-deleted",
+                  "delete-confirm": confirm_path}
     for width in (1280, 390):
         for scheme in ("light", "dark"):
             page.set_viewport_size({"width": width, "height": 900})

@@ -136,7 +136,10 @@ import TestSupport
         return probe.terminationStatus == 0 ? python : nil
     }()
 
-    @Test("every page loads in headless Chromium with no console error, no failed or foreign request; the bars equal the statistics; a form without CSRF is refused, the real form deletes; screenshots at desktop and phone widths",
+    /// Every page loads in headless Chromium with no console error, no failed or foreign request; the
+    /// bars equal the statistics; a form without CSRF is refused, the real form deletes; screenshots
+    /// at desktop and phone widths.
+    @Test("every page loads in headless Chromium cleanly; the bars equal the statistics; CSRF refused, the real form deletes; screenshots",
           .enabled(if: browser != nil, "needs Debian's chromium and Playwright in OPENHEALTHKIT_PEERS_VENV (scripts/test.sh installs both)"))
     func chromium() async throws {
         let python = try #require(Self.browser)
@@ -152,7 +155,8 @@ import TestSupport
         let cards = try Self.cardFiles(in: running.runner.folder)
         let arguments = [Self.packageRoot.appendingPathComponent("scripts/ui-browser.py").path, running.startURL, shots.path,
                          expected.map { String(Int($0)) }.joined(separator: ","), typePath, cards.valid.path, cards.forged.path,
-                         Self.packageRoot.appendingPathComponent("Tests/Vectors/fhir/examples/synthea-r4/Reginald_Auer_d46fae79-67eb-4721-a300-238c8eb943eb.json").path]
+                         Self.packageRoot.appendingPathComponent(
+                            "Tests/Vectors/fhir/examples/synthea-r4/Reginald_Auer_d46fae79-67eb-4721-a300-238c8eb943eb.json").path]
         let errors = running.runner.folder.appendingPathComponent("ui-browser.log")
         let output = try await Self.runBrowserScript(python, arguments, errors: errors,
                                                       environment: ["UI_REVOKE_APP": coach.bundle, "UI_WALLET_GRANTEE": wallet.grantee])
@@ -181,6 +185,10 @@ import TestSupport
         #expect((imported["notice"] as? String)?.hasPrefix("Imported ") == true, "\(imported)")
         #expect((imported["problems"] as? [String])?.isEmpty == true, "\(imported)")
         #expect(imported["scripts"] as? Int == 0)
+        // The job's page (/jobs/ID, ending on the import's summary) passes the page checks.
+        let jobLook = imported["look"] as? [String: Any] ?? [:]
+        #expect((jobLook["problems"] as? [String])?.isEmpty == true && (jobLook["smallText"] as? [String])?.isEmpty == true, "\(jobLook)")
+        #expect(jobLook["overflow"] as? Bool == false, "\(jobLook)")
         #expect(report["firstTab"] as? String == "Skip to content")
         #expect(report["unlabelled"] as? Int == 0)
         #expect(report["withoutCsrf"] as? Int == 403)
@@ -200,6 +208,13 @@ import TestSupport
         #expect((afterRestore["problems"] as? [String])?.isEmpty == true, "\(afterRestore)")
         #expect((report["deleteScreenshots"] as? [String])?.count == 4)
         for (page, overflows) in object("deleteOverflow") { #expect(overflows as? Bool == false, "\(page)") }
+        // The delete confirmation and Recently deleted at both widths: no console error or foreign request, no text under 11 px.
+        #expect(object("deleteLook").count == 4)
+        for (page, value) in object("deleteLook") {
+            let look = value as? [String: Any] ?? [:]
+            #expect((look["problems"] as? [String])?.isEmpty == true && (look["smallText"] as? [String])?.isEmpty == true, "\(page): \(look)")
+            #expect(look["scripts"] as? Int == 0, "\(page)")
+        }
         #expect(report["overflow-phone"] as? Bool == false)
         #expect(report["overflow-desktop"] as? Bool == false)
         #expect((report["screenshots"] as? [String])?.count == 8)
