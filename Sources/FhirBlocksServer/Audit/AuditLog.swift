@@ -47,7 +47,8 @@ final class AuditLog: Sendable {
     /// Refusals of unverified callers, counted until the next flush.
     let refusals = RefusalTally()
 
-    private let store: any TrustStore
+    /// The log's entries and checkpoints, and the commit its checkpoints are stored with.
+    private let store: any AuditStore & LedgerStore
     private let key: CsiSigningKey
     private let keyName: String
     private let checkpointEvery: Int
@@ -56,7 +57,7 @@ final class AuditLog: Sendable {
     private let state = Mutex(State())
 
     /// A log over `store`, whose checkpoints `key` signs under `keyName`, due every `checkpointEvery` entries.
-    init(store: any TrustStore, key: CsiSigningKey, keyName: String, checkpointEvery: Int, clock: TrustClock, logger: Logger) {
+    init(store: any AuditStore & LedgerStore, key: CsiSigningKey, keyName: String, checkpointEvery: Int, clock: TrustClock, logger: Logger) {
         self.store = store
         self.key = key
         self.keyName = keyName
@@ -65,10 +66,11 @@ final class AuditLog: Sendable {
         self.logger = logger
     }
 
-    /// Reads the last checkpoint's size and every entry's leaf from the store.
+    /// Reads the last checkpoint's size (one row, `AuditStore.latestCheckpoint()`) and every
+    /// entry's leaf from the store.
     func load() async throws(TrustStoreError) {
-        let checkpoints = try await store.checkpoints()
-        state.withLock { $0.lastCheckpointSize = checkpoints.last?.treeSize ?? 0 }
+        let latest = try await store.latestCheckpoint()
+        state.withLock { $0.lastCheckpointSize = latest?.treeSize ?? 0 }
         try await sync()
     }
 

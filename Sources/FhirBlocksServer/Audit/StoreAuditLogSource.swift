@@ -5,13 +5,13 @@ import FhirBlocksStore
 /// it without the server running (`health audit verify --database`). The checkpoint key is
 /// the audit key's public half, given by the caller (the database does not hold it).
 public struct StoreAuditLogSource: AuditLogSource {
-    /// The store read.
-    public let store: any TrustStore
+    /// The store read (its audit log and checkpoints only).
+    public let store: any AuditStore
     /// The checkpoint signing key.
     public let key: AuditLogKey
 
     /// A source over `store` whose checkpoints are signed by `key`.
-    public init(store: any TrustStore, key: AuditLogKey) {
+    public init(store: any AuditStore, key: AuditLogKey) {
         self.store = store
         self.key = key
     }

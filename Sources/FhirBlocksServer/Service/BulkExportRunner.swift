@@ -21,7 +21,7 @@ import Synchronization
 /// (deleted) or one another server took over stops at the next renewal. A job whose server
 /// stopped is resumed from nothing by whichever server next sees it claimable
 /// (``resumeClaimable()``).
-final class BulkExportRunner: Sendable {
+final class BulkExportRunner: TrustEndpoints {
     /// The bytes of NDJSON lines one chunk holds before it is stored (a line is never split).
     static let chunkSize = 256 << 10
     /// The resources one store read asks for.
@@ -29,7 +29,12 @@ final class BulkExportRunner: Sendable {
     /// How long a lease lasts without renewal, in seconds.
     static let leaseSeconds: Int64 = 120
 
-    let service: TrustService
+    /// The jobs and their files, and the compartments they are read from.
+    let store: any ExportStore & ResourceStore
+    /// The ledger (who granted the job's client what) and token cache.
+    let trustLedger: TrustLedger
+    /// The committer of each patient's audit entry.
+    let committer: ChangeCommitter
     /// The FHIR endpoint's decisions (what a read by id may see) and audit entries.
     let fhir: FHIRController
     /// This runner's lease owner name: random, one per process and router.
@@ -37,9 +42,13 @@ final class BulkExportRunner: Sendable {
     /// The jobs this runner is working on.
     private let running = Mutex<Set<String>>([])
 
-    init(service: TrustService) {
-        self.service = service
-        fhir = FHIRController(service: service)
+    /// A runner over `store`'s jobs, deciding with `trustLedger` and `fhir` what each patient's
+    /// files hold, and auditing through `committer`.
+    init(store: any ExportStore & ResourceStore, trustLedger: TrustLedger, committer: ChangeCommitter, fhir: FHIRController) {
+        self.store = store
+        self.trustLedger = trustLedger
+        self.committer = committer
+        self.fhir = fhir
         var generator = SystemRandomNumberGenerator()
         owner = "runner-" + String(generator.next() as UInt64, radix: 16)
     }
@@ -58,9 +67,9 @@ final class BulkExportRunner: Sendable {
     /// Starts every job the store says may be claimed (queued, or its lease ran out), and
     /// deletes the expired ones.
     func resumeClaimable() async {
-        let instant = service.now
-        _ = try? await service.store.deleteExpiredExportJobs(now: instant)
-        for id in (try? await service.store.claimableExportJobs(now: instant)) ?? [] { start(id) }
+        let instant = now
+        _ = try? await store.deleteExpiredExportJobs(now: instant)
+        for id in (try? await store.claimableExportJobs(now: instant)) ?? [] { start(id) }
     }
 
     /// Whether this runner is working on job `id`.
@@ -68,23 +77,22 @@ final class BulkExportRunner: Sendable {
 
     // MARK: Work
 
-    private func leaseEnd() -> Timestamp { service.now.adding(seconds: Self.leaseSeconds) }
+    private func leaseEnd() -> Timestamp { now.adding(seconds: Self.leaseSeconds) }
 
     private func run(_ id: String) async {
-        let store = service.store
         do {
-            guard try await store.claimExportJob(id: id, owner: owner, now: service.now, leaseUntil: leaseEnd()),
+            guard try await store.claimExportJob(id: id, owner: owner, now: now, leaseUntil: leaseEnd()),
                   let job = try await store.exportJob(id: id) else { return }
             let outcome = try await write(job)
             switch outcome {
             case .completed:
-                _ = try await store.finishExportJob(id: id, owner: owner, status: .completed, error: nil, at: service.now)
+                _ = try await store.finishExportJob(id: id, owner: owner, status: .completed, error: nil, at: now)
             case .stopped:
                 return
             }
         } catch {
-            service.logger.error("a bulk export job failed", metadata: ["job": "\(id.prefix(8))", "reason": "\(error)"])
-            _ = try? await store.finishExportJob(id: id, owner: owner, status: .failed, error: "the export failed in the store", at: service.now)
+            logger.error("a bulk export job failed", metadata: ["job": "\(id.prefix(8))", "reason": "\(error)"])
+            _ = try? await store.finishExportJob(id: id, owner: owner, status: .failed, error: "the export failed in the store", at: now)
         }
     }
 
@@ -96,13 +104,13 @@ final class BulkExportRunner: Sendable {
 
     /// Writes the job's files; `.stopped` as soon as the job is no longer this runner's.
     private func write(_ job: StoredExportJob) async throws -> Outcome {
-        try await fhir.refreshLedger()
-        let instant = service.now
-        let ledger = service.ledger
+        try await refreshLedger()
+        let instant = now
+        let ledger = self.ledger
         var granting = Set(ledger.held(by: job.client, at: instant).filter { $0.scope != .auditor }.map(\.patient))
         if job.kind.hasPrefix("group/") {
             // A Group's export: its members that still grant the client something.
-            guard let group = try await service.store.exportGroup(id: String(job.kind.dropFirst(6))), group.client == job.client else {
+            guard let group = try await store.exportGroup(id: String(job.kind.dropFirst(6))), group.client == job.client else {
                 throw BulkExportRefusal("the Group is gone")
             }
             granting.formIntersection(group.members)
@@ -121,7 +129,7 @@ final class BulkExportRunner: Sendable {
             var counts: [String: Int] = [:]
             var after: (type: String, id: String)?
             while true {
-                let records = try await service.store.resources(patient: patient, after: after, limit: Self.batchSize)
+                let records = try await store.resources(patient: patient, after: after, limit: Self.batchSize)
                 for record in records {
                     after = (record.type, record.id)
                     guard record.type != Self.errorFileType, job.types.isEmpty || job.types.contains(record.type),
@@ -132,8 +140,8 @@ final class BulkExportRunner: Sendable {
                               .map({ parameters.passesTypeFilter($0, type: record.type) }) == true else { continue }
                     counts[record.type, default: 0] += 1
                     if let full = files.append(record.json, type: record.type) {
-                        guard try await service.store.appendExportChunk(full, owner: owner, progress: Self.progress(position, patients.count),
-                                                                        leaseUntil: leaseEnd()) else { return .stopped }
+                        guard try await store.appendExportChunk(full, owner: owner, progress: Self.progress(position, patients.count),
+                                                                leaseUntil: leaseEnd()) else { return .stopped }
                     }
                 }
                 if records.count < Self.batchSize { break }
@@ -143,13 +151,13 @@ final class BulkExportRunner: Sendable {
                 var change = TrustChange()
                 let summary = "bulk-export " + types.map { "\($0)=\(counts[$0] ?? 0)" }.joined(separator: " ")
                 change.auditEntries = [fhir.accessEntry(access, resources: types, outcome: .success, reason: summary, action: "R")]
-                try await fhir.storeCommit(change)
+                try await storeCommit(change)
             }
-            guard try await service.store.renewExportJob(id: job.id, owner: owner, progress: Self.progress(position + 1, patients.count),
-                                                         leaseUntil: leaseEnd()) else { return .stopped }
+            guard try await store.renewExportJob(id: job.id, owner: owner, progress: Self.progress(position + 1, patients.count),
+                                                 leaseUntil: leaseEnd()) else { return .stopped }
         }
         for chunk in files.drain() {
-            guard try await service.store.appendExportChunk(chunk, owner: owner, progress: "writing files", leaseUntil: leaseEnd()) else { return .stopped }
+            guard try await store.appendExportChunk(chunk, owner: owner, progress: "writing files", leaseUntil: leaseEnd()) else { return .stopped }
         }
         return .completed
     }
@@ -181,7 +189,7 @@ final class BulkExportRunner: Sendable {
     /// the token endpoint issues it, then the grants the ledger backs, as every request checks them.
     private func patientAccess(_ job: StoredExportJob, patient: CsiGuid, ledger: PermissionLedger, at instant: Timestamp) -> TrustService.BearerAccess? {
         let held = ledger.held(by: job.client, patient: patient, at: instant).filter { $0.scope != .auditor }
-        let (granted, permissionIDs) = ScopeRequest(job.scope).grant(heldPermissions: held, policy: service.configuration.labelPolicy)
+        let (granted, permissionIDs) = ScopeRequest(job.scope).grant(heldPermissions: held, policy: configuration.labelPolicy)
         guard !granted.isEmpty else { return nil }
         let token = StoredAccessToken(tokenHash: "", id: job.tokenID, client: job.client, patient: patient, scope: granted, permissionIDs: permissionIDs,
                                       issuedAt: instant, expiresAt: instant.adding(seconds: Self.leaseSeconds))

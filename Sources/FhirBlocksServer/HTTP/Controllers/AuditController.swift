@@ -12,14 +12,14 @@ import Hummingbird
 /// patient it concerns, the agent that acted, auditors). Given the ledger (who a token stands
 /// for), the committer with the audit log (leaves, checkpoints) and the log's signing key.
 struct AuditController: TrustEndpoints {
-    /// The store the handlers read (resources, tokens, the audit log, replay caches).
-    let store: any TrustStore
+    /// The audit log and checkpoints the handlers read.
+    let store: any AuditStore
     let trustLedger: TrustLedger
     let committer: ChangeCommitter
     /// The audit log's signing key (its public half is published at `GET /audit/key`).
     let auditKey: CsiSigningKey
 
-    init(store: any TrustStore, trustLedger: TrustLedger, committer: ChangeCommitter, auditKey: CsiSigningKey) {
+    init(store: any AuditStore, trustLedger: TrustLedger, committer: ChangeCommitter, auditKey: CsiSigningKey) {
         self.store = store
         self.trustLedger = trustLedger
         self.committer = committer

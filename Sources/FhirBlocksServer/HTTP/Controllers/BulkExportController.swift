@@ -26,13 +26,28 @@ import NIOCore
 /// stored (``ExportStore``), so any server on the same database answers its status and files,
 /// and it is run by ``BulkExportRunner``. A job, its status and its files are the asking
 /// client's only: any other token gets 404.
-struct BulkExportController {
-    let service: TrustService
+struct BulkExportController: TrustEndpoints {
+    /// The jobs, their files and the Groups they export.
+    let store: any ExportStore
+    /// The ledger (whose patients a client may export) and token cache.
+    let trustLedger: TrustLedger
+    /// The committer (its base URL names the status and file URLs).
+    let committer: ChangeCommitter
+    /// Runs the jobs on this server.
     let runner: BulkExportRunner
 
+    init(store: any ExportStore, trustLedger: TrustLedger, committer: ChangeCommitter, runner: BulkExportRunner) {
+        self.store = store
+        self.trustLedger = trustLedger
+        self.committer = committer
+        self.runner = runner
+    }
+
+    /// The controller over `service`'s components, with a runner of its own.
     init(service: TrustService) {
-        self.service = service
-        runner = BulkExportRunner(service: service)
+        self.init(store: service.store, trustLedger: service.trustLedger, committer: service.committer,
+                  runner: BulkExportRunner(store: service.store, trustLedger: service.trustLedger, committer: service.committer,
+                                           fhir: FHIRController(service: service)))
     }
 
     /// The manifest's and the files' media types.
@@ -73,7 +88,7 @@ struct BulkExportController {
 
     private func protected(_ routes: RouteCollection<FhirBlocksRequestContext>) -> RouterGroup<FhirBlocksRequestContext> {
         routes.group().add(middleware: BearerAuthenticationMiddleware(
-            service: service, policy: .required(refusal: FHIRController.fhirUnauthenticated(), bodyLimit: service.configuration.maximumBodySize)))
+            ledger: trustLedger, policy: .required(refusal: FHIRController.fhirUnauthenticated(), bodyLimit: configuration.maximumBodySize)))
     }
 
     // MARK: Kick-off
@@ -92,13 +107,13 @@ struct BulkExportController {
         } catch {
             return Self.outcome(400, "not-supported", error.reason)
         }
-        if kind == "system", !service.configuration.auditors.contains(access.token.client) {
+        if kind == "system", !configuration.auditors.contains(access.token.client) {
             return Self.outcome(403, "forbidden", "a system-level export is for the server's auditors only")
         }
         if kind.hasPrefix("group/") {
             let stored: StoredExportGroup?
             do {
-                stored = try await service.store.exportGroup(id: String(kind.dropFirst(6)))
+                stored = try await store.exportGroup(id: String(kind.dropFirst(6)))
             } catch {
                 return Self.outcome(500, "exception", "storage failure")
             }
@@ -106,16 +121,16 @@ struct BulkExportController {
             guard stored.client == access.token.client else { return Self.outcome(403, "forbidden", "the Group was created by another client") }
         }
         await runner.resumeClaimable()
-        let instant = service.now
-        let base = service.baseURL
+        let instant = now
+        let base = baseURL
         var generator = SystemRandomNumberGenerator()
         let id = (0..<2).map { _ in Self.hex(generator.next() as UInt64) }.joined()
         let query = request.uri.query.map { "?" + $0 } ?? ""
         let job = StoredExportJob(id: id, client: access.token.client, tokenID: access.token.id, scope: access.scopeText, kind: kind,
                                   request: base + request.uri.path + query, types: parameters.types, since: parameters.since,
-                                  transactionTime: instant, expiresAt: instant.adding(seconds: service.configuration.exportRetentionSeconds))
+                                  transactionTime: instant, expiresAt: instant.adding(seconds: configuration.exportRetentionSeconds))
         do {
-            try await service.store.createExportJob(job)
+            try await store.createExportJob(job)
         } catch {
             return Self.outcome(500, "exception", "the export job could not be stored")
         }
@@ -151,13 +166,13 @@ struct BulkExportController {
             if !patients.contains(patient) { patients.append(patient) }
         }
         do {
-            try await runner.fhir.refreshLedger()
+            try await refreshLedger()
         } catch {
             return Self.serviceOutcome(500, "exception", "storage failure")
         }
-        let instant = service.now
+        let instant = now
         let client = access.token.client
-        let ledger = service.ledger
+        let ledger = self.ledger
         if let refused = patients.first(where: { patient in ledger.held(by: client, patient: patient, at: instant).allSatisfy { $0.scope == .auditor } }) {
             return Self.serviceOutcome(403, "forbidden", "Patient/\(refused.rawValue) granted this client nothing")
         }
@@ -165,7 +180,7 @@ struct BulkExportController {
         let group = StoredExportGroup(id: (0..<2).map { _ in Self.hex(generator.next() as UInt64) }.joined(), client: client, members: patients,
                                       createdAt: instant)
         do {
-            try await service.store.createExportGroup(group)
+            try await store.createExportGroup(group)
         } catch {
             return Self.serviceOutcome(500, "exception", "the Group could not be stored")
         }
@@ -180,7 +195,7 @@ struct BulkExportController {
             ])))]))
         }))
         return .json(.object(stored), status: 201, contentType: FHIRController.fhirJSON,
-                     headers: [("Location", "\(service.baseURL)/fhir/Group/\(group.id)")])
+                     headers: [("Location", "\(baseURL)/fhir/Group/\(group.id)")])
     }
 
     // MARK: Status, cancel, files
@@ -191,11 +206,11 @@ struct BulkExportController {
         let id = context.parameters.get("job") ?? ""
         let job: StoredExportJob?
         do {
-            job = try await service.store.exportJob(id: id)
+            job = try await store.exportJob(id: id)
         } catch {
             return .failure(ResponseError(Self.outcome(500, "exception", "storage failure")))
         }
-        guard let job, job.client == access.token.client, service.now < job.expiresAt else {
+        guard let job, job.client == access.token.client, now < job.expiresAt else {
             return .failure(ResponseError(Self.outcome(404, "not-found", "unknown export job")))
         }
         return .success(job)
@@ -210,7 +225,7 @@ struct BulkExportController {
         switch job.status {
         case .queued, .running:
             // A job no server holds (queued, or its server stopped) is taken here.
-            if job.status == .queued || (job.leaseUntil.map { $0 < service.now } ?? true) { runner.start(job.id) }
+            if job.status == .queued || (job.leaseUntil.map { $0 < now } ?? true) { runner.start(job.id) }
             var fields = HTTPFields()
             Self.add(&fields, "X-Progress", job.progress ?? (job.status == .queued ? "queued" : "running"))
             Self.add(&fields, "Retry-After", "1")
@@ -220,11 +235,11 @@ struct BulkExportController {
         case .completed:
             let outputs: [ExportOutput]
             do {
-                outputs = try await service.store.exportOutputs(id: job.id)
+                outputs = try await store.exportOutputs(id: job.id)
             } catch {
                 return Self.outcome(500, "exception", "storage failure")
             }
-            let base = service.baseURL
+            let base = baseURL
             var manifest = JSONObject()
             manifest.append("transactionTime", job.transactionTime.wireText)
             manifest.append("request", job.request)
@@ -254,7 +269,7 @@ struct BulkExportController {
         case .failure(let answer): return answer.response
         }
         do {
-            guard try await service.store.deleteExportJob(id: job.id) else { return Self.outcome(404, "not-found", "unknown export job") }
+            guard try await store.deleteExportJob(id: job.id) else { return Self.outcome(404, "not-found", "unknown export job") }
         } catch {
             return Self.outcome(500, "exception", "storage failure")
         }
@@ -270,10 +285,10 @@ struct BulkExportController {
         let name = context.parameters.get("file") ?? ""
         let type = name.hasSuffix(".ndjson") ? String(name.dropLast(7)) : ""
         guard job.status == .completed, ResourceScope(type) != nil,
-              let output = try? await service.store.exportOutputs(id: job.id).first(where: { $0.type == type }) else {
+              let output = try? await store.exportOutputs(id: job.id).first(where: { $0.type == type }) else {
             return Self.outcome(404, "not-found", "unknown export file")
         }
-        let store = service.store
+        let store = self.store
         let id = job.id
         var fields = HTTPFields()
         Self.add(&fields, "Content-Type", Self.ndjson)
