@@ -66,6 +66,10 @@ public struct ServerConfiguration: Sendable {
     /// Bulk Data export: how long a job and its files are kept after it was asked for, in
     /// seconds (24 h by default; `health serve --export-retention`).
     public var exportRetentionSeconds: Int64 = 86_400
+    /// SMART Backend Services: whether a client may register a `jwks_uri` on `http` to a
+    /// loopback address (127.0.0.1, `::1`, `localhost`), for tests; otherwise (the default)
+    /// only `https` key set URLs are accepted.
+    public var allowsLoopbackKeySetURLs = false
 
     /// Creates a configuration.
     public init(mode: ProtocolMode = .strict, publicURL: String? = nil, labelPolicy: LabelPolicy = .default, replayPolicy: ReplayPolicy = .default,

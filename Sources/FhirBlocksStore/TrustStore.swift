@@ -18,7 +18,7 @@ import FhirBlocks
 /// a grant and the audit entry that records it are stored together or not at all, and an
 /// acknowledged request survives a crash. The audit log is append-only; its indexes are
 /// assigned inside the transaction, densely from 0, in commit order.
-public protocol TrustStore: LedgerStore, TokenStore, ResourceStore, AuditStore, LinkStore, ExportStore, NonceStore, AuthorizationCodeStore {
+public protocol TrustStore: LedgerStore, TokenStore, ResourceStore, AuditStore, LinkStore, ExportStore, BackendClientStore, NonceStore, AuthorizationCodeStore {
     /// Creates or upgrades the schema. Safe to call on every start.
     func migrate() async throws(TrustStoreError)
 

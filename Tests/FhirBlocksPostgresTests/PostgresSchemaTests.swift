@@ -249,6 +249,13 @@ struct PostgresSchemaTests {
         [
             "CREATE TABLE IF NOT EXISTS export_group (id text PRIMARY KEY, client text NOT NULL, members text NOT NULL, created_at bigint NOT NULL)",
         ],
+        // 13: SMART Backend Services clients and their key sets.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS backend_client (client_id text PRIMARY KEY, client_name text, jwks text, jwks_uri text, \
+            registered_at bigint NOT NULL)
+            """,
+        ],
     ]
 
     /// The schema as lines: every column of the public tables, every index's definition and

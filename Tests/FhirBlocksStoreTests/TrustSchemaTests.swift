@@ -114,6 +114,12 @@ import Testing
                 id TEXT PRIMARY KEY, client TEXT NOT NULL, members TEXT NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID
             """,
         ]),
+        ("v12-backend-client", [
+            """
+            CREATE TABLE IF NOT EXISTS backend_client (
+                client_id TEXT PRIMARY KEY, client_name TEXT, jwks TEXT, jwks_uri TEXT, registered_at INTEGER NOT NULL) WITHOUT ROWID
+            """,
+        ]),
     ]
 
     /// Makes a database at `path` as the store made it before (GRDB migrations of the same names).
@@ -222,7 +228,7 @@ import Testing
         #expect(TrustSchema.migrations(for: .postgres).map(\.name) == [
             "v1", "v2-issued-guid-expiry", "v3-smart-app-launch", "v4-ledger-version", "v5-search-index", "v6-search-hull-single",
             "compartment-order", "v7-search-hull-span", "v8-fhir-resource-writer", "v9-shared-links", "v10-bulk-export",
-            "v11-export-group",
+            "v11-export-group", "v12-backend-client",
         ])
     }
 

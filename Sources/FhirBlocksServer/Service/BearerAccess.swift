@@ -20,7 +20,8 @@ extension TrustService {
 
         init(token: StoredAccessToken, grants: [PermissionScope], quirks: [CompatQuirk], scopeText: String) {
             self.token = token
-            self.grants = token.client != token.patient ? grants : grants.map { grant in
+            // A backend client's token (`system/` grants) stands for the client, not a patient.
+            self.grants = token.client != token.patient || grants.allSatisfy({ $0.permissionType == .system }) ? grants : grants.map { grant in
                 var owned = grant
                 owned.sensitivities = grant.sensitivities.includingUnrecognisedLabels
                 return owned

@@ -189,7 +189,8 @@ final class BulkExportRunner: TrustEndpoints {
     /// the token endpoint issues it, then the grants the ledger backs, as every request checks them.
     private func patientAccess(_ job: StoredExportJob, patient: CsiGuid, ledger: PermissionLedger, at instant: Timestamp) -> TrustService.BearerAccess? {
         let held = ledger.held(by: job.client, patient: patient, at: instant).filter { $0.scope != .auditor }
-        let (granted, permissionIDs) = ScopeRequest(job.scope).grant(heldPermissions: held, policy: configuration.labelPolicy)
+        let (granted, permissionIDs) = ScopeRequest(BackendServices.patientForm(of: job.scope)).grant(heldPermissions: held,
+                                                                                                       policy: configuration.labelPolicy)
         guard !granted.isEmpty else { return nil }
         let token = StoredAccessToken(tokenHash: "", id: job.tokenID, client: job.client, patient: patient, scope: granted, permissionIDs: permissionIDs,
                                       issuedAt: instant, expiresAt: instant.adding(seconds: Self.leaseSeconds))

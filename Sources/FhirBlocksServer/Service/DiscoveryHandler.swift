@@ -43,9 +43,10 @@ struct DiscoveryHandler: Sendable {
         object.append("code_challenge_methods_supported", strings: [PKCE.method])
         object.append("grant_types_supported", strings: ["authorization_code", "client_credentials", "refresh_token"])
         object.append("token_endpoint_auth_methods_supported", strings: ["private_key_jwt", "none"])
-        object.append("token_endpoint_auth_signing_alg_values_supported", strings: ["ES256"])
+        object.append("token_endpoint_auth_signing_alg_values_supported", strings: BackendAssertion.algorithms)
         object.append("scopes_supported", strings: ["patient/*.rs", "patient/*.cruds", "patient/*.read", "patient/*.write", "launch/patient", "offline_access",
-                                                     "conf/U", "conf/L", "conf/M", "conf/N", "conf/R", "conf/V", "sens/ETH", "sens/PSY"])
+                                                     "system/*.rs", "system/*.read", "conf/U", "conf/L", "conf/M", "conf/N", "conf/R", "conf/V",
+                                                     "sens/ETH", "sens/PSY"])
         object.append("capabilities", strings: ["launch-standalone", "client-public", "client-confidential-asymmetric", "context-standalone-patient",
                                                 "permission-patient", "permission-v1", "permission-v2", "permission-offline",
                                                 "https://openhealthkit.org/fhirblocks/capability/heart-labels"]

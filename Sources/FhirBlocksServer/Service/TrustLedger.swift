@@ -103,7 +103,8 @@ final class TrustLedger: Sendable {
     /// The presented token's record and the grants `ledger` (of version `version`) backs now.
     private func access(_ presented: Accepted<String>, ledgerVersion version: Int64, ledger: PermissionLedger) async -> TrustService.BearerAccess? {
         guard let cached = await token(presented: presented.value, ledgerVersion: version), !cached.stored.revoked else { return nil }
-        let grants = cached.stored.accessToken(presented: presented.value).grants(at: clock.now(), ledger: ledger)
+        var grants = cached.stored.accessToken(presented: presented.value).grants(at: clock.now(), ledger: ledger)
+        if grants.isEmpty { grants = BackendServices.systemGrants(of: cached.stored, at: clock.now(), ledger: ledger) }
         guard !grants.isEmpty else { return nil }
         return TrustService.BearerAccess(token: cached.stored, grants: grants, quirks: presented.quirks, scopeText: cached.scopeText)
     }

@@ -191,6 +191,8 @@ public enum TrustSchema {
         ExportSQL.migration,
         // Bulk Data export: the Groups clients create to export.
         ExportSQL.groupMigration,
+        // SMART Backend Services: clients registered with a key set (``BackendClientSQL``).
+        BackendClientSQL.migration,
     ]
 
     /// The migrations `dialect` applies, in order.

@@ -248,8 +248,9 @@ struct SMOACController: RateLimitedEndpoints {
         if grantRequest.allowsImplicitPatients, grantRequest.patient == nil, !ledger.wallets.contains(caller.csiGuid) {
             allQuirks.append(.implicitPatients)
         }
+        // A grantee is a registered csi or a SMART Backend Services client (by its client_id).
         for grantee in grantRequest.grantees where registration(grantee) == nil {
-            throw .unknownTarget("a grantee is not registered")
+            guard (try? await store.backendClient(grantee)) != nil else { throw .unknownTarget("a grantee is not registered") }
         }
         let instant = now
         let authorizations: [GrantAuthorization]

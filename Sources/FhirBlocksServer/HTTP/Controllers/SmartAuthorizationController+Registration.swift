@@ -24,6 +24,7 @@ extension SmartAuthorizationController {
         guard request.body.count <= Self.maximumRegistrationBody else {
             return Self.registrationError(.invalidClientMetadata("the request is larger than \(Self.maximumRegistrationBody) bytes"))
         }
+        if Self.isBackendRegistration(request.body) { return await registerBackendClient(request) }
         let parsed: ClientRegistrationRequest
         do {
             parsed = try ClientRegistrationRequest(jsonBytes: request.body)

@@ -75,6 +75,10 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
             try await refreshLedger()
             let form = try FormBody.parse(request.body, mode: configuration.mode, literalPlusFields: ["client_assertion"])
             guard let grantType = form.value["grant_type"] else { throw SMOACError.malformedRequest("\"grant_type\" is missing") }
+            // SMART Backend Services: a client registered with its key set (`+Backend`).
+            if grantType == "client_credentials", let backend = try await claimedBackendClient(form.value) {
+                return try await backendToken(form.value, client: backend, body: request.body)
+            }
             // SMART clients of /oauth/register (public, or with their own assertion key): a code
             // from /oauth/authorize with its PKCE verifier, or a refresh token.
             if grantType == "refresh_token" || (grantType == "authorization_code" && !assertsRegisteredCsi(form.value)) {

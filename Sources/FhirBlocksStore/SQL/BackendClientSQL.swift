@@ -1,0 +1,30 @@
+import FhirBlocks
+
+/// The table and statements of ``BackendClientStore``, written once for both databases (no
+/// I/O), like ``ExportSQL``.
+public enum BackendClientSQL {
+    /// SMART Backend Services clients (issue 38): their key set, inline or by URL.
+    public static let backendClient = SQLTable("backend_client", [
+        SQLColumn("client_id", .text, primaryKey: true), SQLColumn("client_name", .text, nullable: true), SQLColumn("jwks", .text, nullable: true),
+        SQLColumn("jwks_uri", .text, nullable: true), SQLColumn("registered_at", .int64),
+    ])
+
+    /// The migration that creates the table (`IF NOT EXISTS`).
+    static let migration = TrustSchemaMigration("v12-backend-client", [
+        .table(backendClient, ifNotExists: Set(SQLDialect.allCases)),
+    ])
+
+    /// Inserts the client; a row back unless its id was taken.
+    public static func register(_ client: BackendClient) -> SQLStatement {
+        SQLStatement("""
+            INSERT INTO backend_client (client_id, client_name, jwks, jwks_uri, registered_at) VALUES (?, ?, ?, ?, ?) \
+            ON CONFLICT (client_id) DO NOTHING RETURNING client_id
+            """, [.text(client.clientID.rawValue), .text(client.clientName), .text(client.jwks), .text(client.jwksURI),
+                  .integer(client.registeredAt.millisecondsSince1970)])
+    }
+
+    /// The client with this id: client_id, client_name, jwks, jwks_uri, registered_at.
+    public static func client(_ clientID: CsiGuid) -> SQLStatement {
+        SQLStatement("SELECT client_id, client_name, jwks, jwks_uri, registered_at FROM backend_client WHERE client_id = ?", [.text(clientID.rawValue)])
+    }
+}
