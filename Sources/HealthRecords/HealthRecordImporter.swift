@@ -281,8 +281,12 @@ public struct HealthRecordImporter: Sendable {
     }
 
     /// The records of the clinical resources; everything else is counted as skipped or refused.
+    /// Each record keeps its patient in its metadata (``HealthRecordPatient``), named after the
+    /// Patient among `slices` that its reference points at.
     func records(from slices: [FHIRResourceSlice], input: String, report: inout HealthRecordImportReport) -> [HKClinicalRecord] {
         var records: [HKClinicalRecord] = []
+        // The input's Patients name the records' patient (kept in each record's metadata).
+        let patients = HealthRecordPatient.patients(in: slices)
         for slice in slices {
             let resourceType = slice.resourceType
             guard let clinicalType = ClinicalRecordClassifier.clinicalType(of: slice.resource) else {
@@ -305,7 +309,8 @@ public struct HealthRecordImporter: Sendable {
                                           data: Data(slice.bytes), sourceURL: sourceURL(resourceType: resourceType, id: identifier, fullURL: slice.fullURL),
                                           fhirVersion: options.fhirVersion)
             records.append(HKClinicalRecord(type: HKClinicalType(clinicalType), startDate: start, endDate: max(start, description.endDate ?? start),
-                                            displayName: description.displayName, fhirResource: resource))
+                                            displayName: description.displayName, fhirResource: resource,
+                                            metadata: HealthRecordPatient.of(slice.resource, patients: patients)?.metadata))
         }
         return records
     }

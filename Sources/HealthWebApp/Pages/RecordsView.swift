@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecords
 import OpenHealthKit
 
 /// The Health records pages: clinical records by category, and a record's page with its content
@@ -40,6 +41,19 @@ struct RecordsView {
         return pages.render("records", ["categories": categories, "hasRecords": !categories.isEmpty])
     }
 
+    /// Whom a record is about, in words, compared with the profile's person (as the Profile page
+    /// groups records): "Antonio Castellanos, born 1991-06-08 (you)", another person's name with
+    /// "another person's record", or the reference when nothing names the patient; nil when the
+    /// resource names no patient.
+    func patientText(_ record: HKClinicalRecord) async throws -> String? {
+        guard let patient = HealthRecordPatient(metadata: record.metadata) ?? record.fhirResource.flatMap({ ProfileRecords.patient($0.data) })
+        else { return nil }
+        guard let person = patient.person else { return "\(patient.reference): the record does not say who this patient is" }
+        let name = (person.displayName.isEmpty ? "A person without a name" : person.displayName) + (person.birthDate.map { ", born \($0)" } ?? "")
+        guard let owner = HealthRecordPerson(profile: try await store.ownerProfile()) else { return name }
+        return person.matches(owner) ? "\(name) (you)" : "\(name): another person's record, not yours"
+    }
+
     /// A record's page, or nil when the store has no clinical record with that UUID.
     func recordPage(_ uuid: UUID) async throws -> (title: String, content: String)? {
         let predicate = HKQuery.predicateForObject(with: uuid)
@@ -51,6 +65,7 @@ struct RecordsView {
             ("Date", record.startDate == record.endDate ? text.date(record.startDate) : "\(text.date(record.startDate)) to \(text.date(record.endDate))"),
             ("Source", record.sourceRevision.source.name),
         ]
+        if let patient = try await patientText(record) { fields.append(("Patient", patient)) }
         var json = "", history = ""
         if let resource = record.fhirResource {
             fields.append(("FHIR resource", "\(resource.resourceType.rawValue)/\(resource.identifier) (FHIR \(resource.fhirVersion.stringRepresentation))"))
