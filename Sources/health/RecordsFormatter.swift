@@ -188,12 +188,23 @@ enum RecordsFormatter {
         return record.sampleType.identifier
     }
 
+    /// A date of birth as `YYYY-MM-DD`, or the parts it has (`YYYY-MM`, `YYYY`), each written as
+    /// `ISODateText.string(year:month:day:)` writes it (C's `%04d-%02d-%02d`) with integer
+    /// arithmetic; nil without a year.
     static func birthText(_ components: DateComponents?) -> String? {
         guard let components, let year = components.year else { return nil }
         if let month = components.month, let day = components.day { return ISODateText.string(year: year, month: month, day: day) }
-        var text = String(format: "%04d", year)
-        if let month = components.month { text += String(format: "-%02d", month) }
-        if let day = components.day { text += String(format: "-%02d", day) }
+        var text = padded(year, width: 4)
+        if let month = components.month { text += "-" + padded(month, width: 2) }
+        if let day = components.day { text += "-" + padded(day, width: 2) }
         return text
+    }
+
+    /// `value` as `%0<width>d` writes it: zero-padded to `width` characters, a negative value's
+    /// sign counted in the width (`-001`), a wider value with all its digits.
+    private static func padded(_ value: Int, width: Int) -> String {
+        let sign = value < 0 ? "-" : ""
+        let digits = String(value.magnitude)
+        return sign + String(repeating: "0", count: max(0, width - sign.count - digits.count)) + digits
     }
 }

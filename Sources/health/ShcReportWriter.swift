@@ -12,11 +12,16 @@ struct ShcReportWriter {
     private var buffer: [UInt8] = []
     private var cardsWritten = 0
     private var inputErrors: [InputError] = []
-    /// The JSON report's encoder (one per use: `JSONEncoder` is not `Sendable`).
-    private static func makeEncoder() -> JSONEncoder {
+    /// The JSON report's encoder (one per use: `JSONEncoder` is not `Sendable`). Dates are written
+    /// as ``isoDate(_:)`` writes them (`ISODateText`, proleptic Gregorian): Foundation's `.iso8601`
+    /// strategy writes a date before 1582-10-15 in the Julian calendar.
+    static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(isoDate(date))
+        }
         return encoder
     }
 

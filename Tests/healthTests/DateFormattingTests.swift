@@ -36,4 +36,47 @@ struct DateFormattingTests {
             #expect(throws: (any Error).self, "\(text)") { try parseDate(text) }
         }
     }
+
+    @Test("health shc verify --json writes dates in the proleptic Gregorian calendar, before 1582 as after (not Foundation's Julian dates)")
+    func shcReportDates() throws {
+        let dates = [Date(timeIntervalSince1970: -14_826_628_800),   // 1500-03-01T12:00:00Z
+                     Date(timeIntervalSince1970: -28_502_721_000),   // 1066-10-14T09:30:00Z
+                     Date(timeIntervalSince1970: 1_893_553_445),     // 2030-01-02T03:04:05Z
+                     Date(timeIntervalSince1970: 1_893_553_445.75)]  // fractions dropped, as isoDate does
+        let json = String(decoding: try ShcReportWriter.makeEncoder().encode(dates), as: UTF8.self)
+        #expect(json == #"""
+            [
+              "1500-03-01T12:00:00Z",
+              "1066-10-14T09:30:00Z",
+              "2030-01-02T03:04:05Z",
+              "2030-01-02T03:04:05Z"
+            ]
+            """#)
+        var generator = SplitMix64(seed: 0x1582)
+        for _ in 0..<1_000 {
+            let date = Date(timeIntervalSince1970: Double(generator.int(-62_135_596_800...253_402_300_799)))
+            #expect(try ShcReportWriter.makeEncoder().encode(date) == Data("\"\(isoDate(date))\"".utf8))
+        }
+    }
+
+    @Test("records show writes a date of birth's parts as %04d-%02d-%02d would, without String(format:)")
+    func birthText() {
+        #expect(RecordsFormatter.birthText(DateComponents(year: 1984, month: 2, day: 29)) == "1984-02-29")
+        #expect(RecordsFormatter.birthText(DateComponents(year: 1984, month: 2)) == "1984-02")
+        #expect(RecordsFormatter.birthText(DateComponents(year: 1984)) == "1984")
+        #expect(RecordsFormatter.birthText(DateComponents(year: 5, month: 7)) == "0005-07")
+        #expect(RecordsFormatter.birthText(DateComponents(year: 1500, month: 3, day: 1)) == "1500-03-01")
+        #expect(RecordsFormatter.birthText(DateComponents(month: 2, day: 3)) == nil)
+        #expect(RecordsFormatter.birthText(nil) == nil)
+        var generator = SplitMix64(seed: 0xB127)
+        for _ in 0..<2_000 {
+            let year = generator.int(-99_999...99_999)
+            let month = generator.chance(0.8) ? generator.int(1...12) : nil
+            let day = month != nil && generator.chance(0.7) ? generator.int(1...31) : nil
+            var expected = String(format: "%04d", year)
+            if let month { expected += String(format: "-%02d", month) }
+            if let day { expected += String(format: "-%02d", day) }
+            #expect(RecordsFormatter.birthText(DateComponents(year: year, month: month, day: day)) == expected)
+        }
+    }
 }
