@@ -2,7 +2,8 @@ import ArgumentParser
 import FhirBlocks
 import FhirBlocksClient
 
-/// `health app grant --server URL --identity FILE --patient CSI --to CSI… --resource … --access … --confidentiality … [--sensitivity …]… --from … --until …`.
+/// `health app grant --server URL --identity FILE --patient CSI --to CSI… --resource … --access …
+/// --confidentiality … [--sensitivity …]… --from … --until …`.
 struct AppGrantCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "grant",

@@ -35,7 +35,8 @@ enum AuditDatabase {
         }
         // The store is closed (awaited) whether the verification succeeds or not.
         do {
-            let report = try await verifier.verify(StoreAuditLogSource(store: store, key: AuditLogKey(keyName: ServerConfiguration().checkpointKeyName, publicKey: key)))
+            let logKey = AuditLogKey(keyName: ServerConfiguration().checkpointKeyName, publicKey: key)
+            let report = try await verifier.verify(StoreAuditLogSource(store: store, key: logKey))
             await store.close()
             return report
         } catch {

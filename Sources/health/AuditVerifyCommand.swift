@@ -20,12 +20,14 @@ struct AuditVerifyCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The FhirBlocks server's base URL (its --public-url).", valueName: "URL"))
     var server: String?
 
-    @Option(help: ArgumentHelp("Read the log from the server's database instead, named as health serve --database names it: its SQLite file, its data folder, or a postgres:// URL.",
+    @Option(help: ArgumentHelp("Read the log from the server's database instead, named as health serve --database names it: "
+                                   + "its SQLite file, its data folder, or a postgres:// URL.",
                                valueName: "FILE|DIR|URL"))
     var database: String?
 
     @Option(name: .customLong("data-dir"),
-            help: ArgumentHelp("With --database: the server's data folder, whose audit-key.pem names the checkpoint key, read with the server's checks (default: the SQLite file's folder; ./health-data with PostgreSQL).",
+            help: ArgumentHelp("With --database: the server's data folder, whose audit-key.pem names the checkpoint key, read with the server's checks "
+                                   + "(default: the SQLite file's folder; ./health-data with PostgreSQL).",
                                valueName: "DIR"))
     var dataDirectory: String?
 

@@ -9,9 +9,13 @@ import OpenHealthKit
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Create a store in a temporary folder, save a week of realistic samples, import health records and a health card, and print queries and statistics.",
+        abstract: "Create a store in a temporary folder, save a week of realistic samples, import health records and a health card, "
+            + "and print queries and statistics.",
         discussion: """
-            With --keep DIR the store stays in DIR (health.sqlite, health.key) with the demo issuer's key (DIR/demo-issuer,             the private key mode 0600) and its card (DIR/demo-issuer/vaccination.smart-health-card), listed in DIR/issuer-keys.json             so that health ui --store DIR/health.sqlite verifies the card. Running it again into the same DIR adds only what is             missing: every demo sample has a sync identifier, and the same issuer key and card are used again.
+            With --keep DIR the store stays in DIR (health.sqlite, health.key) with the demo issuer's key (DIR/demo-issuer, \
+            the private key mode 0600) and its card (DIR/demo-issuer/vaccination.smart-health-card), listed in DIR/issuer-keys.json \
+            so that health ui --store DIR/health.sqlite verifies the card. Running it again into the same DIR adds only what is \
+            missing: every demo sample has a sync identifier, and the same issuer key and card are used again.
             """)
 
     /// The prefix of the demo samples' sync identifiers.

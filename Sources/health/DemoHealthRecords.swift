@@ -22,8 +22,12 @@ enum DemoHealthRecords {
     static let vaccinationBundle = """
         {"resourceType":"Bundle","type":"collection","entry":[
         {"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"Castellanos","given":["Antonio"]}],"birthDate":"1991-06-08"}},
-        {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"208"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-04-02","lotNumber":"EW0182"}},
-        {"fullUrl":"resource:2","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"208"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-04-23","lotNumber":"EW0199"}}
+        {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed",\
+        "vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"208"}]},"patient":{"reference":"resource:0"},\
+        "occurrenceDateTime":"2021-04-02","lotNumber":"EW0182"}},
+        {"fullUrl":"resource:2","resource":{"resourceType":"Immunization","status":"completed",\
+        "vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"208"}]},"patient":{"reference":"resource:0"},\
+        "occurrenceDateTime":"2021-04-23","lotNumber":"EW0199"}}
         ]}
         """
 
@@ -78,7 +82,8 @@ enum DemoHealthRecords {
                                                        sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)], limit: 3).result(for: app)
         print("The records app reads the latest lab results:")
         for record in latest {
-            print("  \(formatDate(record.startDate))  \(record.displayName)  (\(record.fhirResource?.resourceType.rawValue ?? "")/\(record.fhirResource?.identifier.prefix(8) ?? "")…)")
+            let resource = "\(record.fhirResource?.resourceType.rawValue ?? "")/\(record.fhirResource?.identifier.prefix(8) ?? "")"
+            print("  \(formatDate(record.startDate))  \(record.displayName)  (\(resource)…)")
         }
 
         // A venue asks for an immunization card: the owner's consent shares it, once.

@@ -102,7 +102,8 @@ struct FhirBlocksGrantOptions: ParsableArguments {
         do {
             scope = try PermissionScope(heartScope: heart)
         } catch {
-            throw UsageError("invalid scope: \(error.errorDescription) (--resource TYPE|*, --access read|write|*|cruds letters, --confidentiality U|L|M|N|R|V, --sensitivity CODE)")
+            throw UsageError("invalid scope: \(error.errorDescription) (--resource TYPE|*, --access read|write|*|cruds letters, "
+                                 + "--confidentiality U|L|M|N|R|V, --sensitivity CODE)")
         }
         let window = TimeWindow(notBefore: FhirBlocksCLI.timestamp(try parseInstant(from)),
                                 notAfter: FhirBlocksCLI.timestamp(try parseInstant(until)))
@@ -157,7 +158,8 @@ enum FhirBlocksCLI {
         let id = record.permissionId.map { "\($0) " } ?? ""
         let status = record.status.map { " \($0)" } ?? ""
         let patient = record.patientCsiGuid.map { " patient \($0)" } ?? ""
-        return "\(id)\(record.grantingCsiGuid) → \(record.permissionedCsiGuids.joined(separator: ",")) \(scope) [\(record.startTime), \(record.endTime))\(status)\(patient)"
+        let permissioned = record.permissionedCsiGuids.joined(separator: ",")
+        return "\(id)\(record.grantingCsiGuid) → \(permissioned) \(scope) [\(record.startTime), \(record.endTime))\(status)\(patient)"
     }
 
     /// Reads a JSON file (or `-`).

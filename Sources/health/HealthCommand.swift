@@ -6,10 +6,11 @@ import Foundation
 struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health",
-        abstract: "Keep and query health data in an encrypted, HealthKit-compatible store; verify and issue SMART Health Cards; validate and format FHIR R4 JSON; act as a FhirBlocks wallet or app and verify its audit log.",
+        abstract: "Keep and query health data in an encrypted, HealthKit-compatible store; verify and issue SMART Health Cards; "
+            + "validate and format FHIR R4 JSON; act as a FhirBlocks wallet or app and verify its audit log.",
         version: HealthVersion.text,
-        subcommands: [DemoCommand.self, StoreCommand.self, RecordsCommand.self, ShcCommand.self, FhirCommand.self, ServeCommand.self, UICommand.self, WalletCommand.self,
-                      AppCommand.self, AuditCommand.self, ImportCommand.self, ProfileCommand.self, ShareCommand.self])
+        subcommands: [DemoCommand.self, StoreCommand.self, RecordsCommand.self, ShcCommand.self, FhirCommand.self, ServeCommand.self, UICommand.self,
+                      WalletCommand.self, AppCommand.self, AuditCommand.self, ImportCommand.self, ProfileCommand.self, ShareCommand.self])
 
     /// Runs the command with one exit-status convention for every subcommand (docs/cli.md,
     /// exit status): 0 success or valid; 1 refused, invalid or tampered; 2 a usage or I/O error.

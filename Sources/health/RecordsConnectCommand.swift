@@ -31,7 +31,8 @@ struct RecordsConnectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A client id registered beforehand (default: register one).", valueName: "ID"))
     var clientId: String?
 
-    @Option(help: ArgumentHelp("A scope to ask for (repeat, or space separated; default: launch/patient offline_access and read/search of the Patient and the clinical types).",
+    @Option(help: ArgumentHelp("A scope to ask for (repeat, or space separated; "
+                                   + "default: launch/patient offline_access and read/search of the Patient and the clinical types).",
                                valueName: "SCOPE"))
     var scope: [String] = []
 

@@ -70,7 +70,8 @@ struct RecordsSyncCommand: AsyncParsableCommand {
     }
 
     static func lines(_ report: SyncReport) -> [String] {
-        var lines = ["synced \(report.connection): fetched \(report.fetched) resource\(report.fetched == 1 ? "" : "s") in \(report.pages) page\(report.pages == 1 ? "" : "s")"]
+        var lines = ["synced \(report.connection): fetched \(report.fetched) resource\(report.fetched == 1 ? "" : "s") "
+                         + "in \(report.pages) page\(report.pages == 1 ? "" : "s")"]
         for (type, count) in report.fetchedByType.sorted(by: { $0.key < $1.key }) where count > 0 {
             lines.append("  \(type): \(count)")
         }

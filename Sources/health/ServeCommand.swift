@@ -69,7 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard let level = Logger.Level(rawValue: logLevel) else { throw UsageError("--log-level: unknown level \(logLevel)") }
         guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
         guard idleTimeout > 0, idleTimeout.isFinite else { throw UsageError("--idle-timeout must be a positive number of seconds") }
-        guard maximumConnections > 0, maximumConnectionsPerAddress > 0 else { throw UsageError("--max-connections and --max-connections-per-address must be positive") }
+        guard maximumConnections > 0, maximumConnectionsPerAddress > 0 else {
+            throw UsageError("--max-connections and --max-connections-per-address must be positive")
+        }
         var auditorGuids: Set<CsiGuid> = []
         for text in auditors {
             guard let csi = CsiGuid(text) else { throw UsageError("--auditor must be a csiGuid (a 36-character UUID)") }
@@ -89,7 +91,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.cardSources = cardSourceGuids
         guard searchTimeBudget >= 0, searchTimeBudget <= 86_400 else { throw UsageError("--search-time-budget must be 0…86400 seconds") }
         configuration.searchTimeBudget = searchTimeBudget > 0 ? .milliseconds(Int64((searchTimeBudget * 1000).rounded(.up))) : nil
-        guard exportRetentionHours > 0, exportRetentionHours <= 24 * 365 else { throw UsageError("--export-retention must be more than 0 and at most 8760 hours") }
+        guard exportRetentionHours > 0, exportRetentionHours <= 24 * 365 else {
+            throw UsageError("--export-retention must be more than 0 and at most 8760 hours")
+        }
         configuration.exportRetentionSeconds = Int64((exportRetentionHours * 3600).rounded(.up))
         let tls = try tlsConfiguration()
         if tls == nil, let problem = configuration.transportProblem(host: host) { throw UsageError(problem) }

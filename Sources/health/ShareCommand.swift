@@ -185,7 +185,8 @@ struct ShareOpenCommand: AsyncParsableCommand {
                 let listed = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                     .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
                 let bundleType = report.bundleType.map { " (\($0))" } ?? ""
-                opened.text = "File \(number): FHIR Bundle\(bundleType) with \(total == 1 ? "1 resource" : "\(total) resources")\(listed.isEmpty ? "" : ": \(listed)")\n"
+                let resources = total == 1 ? "1 resource" : "\(total) resources"
+                opened.text = "File \(number): FHIR Bundle\(bundleType) with \(resources)\(listed.isEmpty ? "" : ": \(listed)")\n"
             } else {
                 opened.text = "File \(number): FHIR \(type)\n"
             }

@@ -12,7 +12,8 @@ struct ShcVerifyCommand: AsyncParsableCommand {
         discussion: """
             Each INPUT is a file (its form is detected by content) or - for standard input.
             Issuer keys come from --issuer ISS=DIR (a folder holding .well-known/jwks.json and optionally .well-known/crl/KID.json);
-            issuers not named there are fetched over HTTPS from ISS/.well-known/jwks.json and cached in $XDG_CACHE_HOME/openhealthkit/shc (else ~/.cache/openhealthkit/shc).
+            issuers not named there are fetched over HTTPS from ISS/.well-known/jwks.json \
+            and cached in $XDG_CACHE_HOME/openhealthkit/shc (else ~/.cache/openhealthkit/shc).
             Offline, give each issuer's keys with --issuer.
             Cards are verified on every core and reported in order as they are done.
             Exit status: 0 when every card is valid, 1 when any card is invalid (including one whose issuer's keys

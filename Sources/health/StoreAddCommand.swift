@@ -33,11 +33,13 @@ struct StoreAddCommand: AsyncParsableCommand {
     @Option(help: "The type: weight, steps, heart-rate, blood-pressure, sleep, glucose, workout… or a HealthKit name (see `health store types`).")
     var type: String
 
-    @Option(help: ArgumentHelp("The value: a quantity (in --unit, or with its unit: '70 kg'), a category value's name or number, or systolic/diastolic for blood pressure.",
+    @Option(help: ArgumentHelp("The value: a quantity (in --unit, or with its unit: '70 kg'), a category value's name or number, "
+                                   + "or systolic/diastolic for blood pressure.",
                                valueName: "value"))
     var value: String?
 
-    @Option(help: "The unit of --value (default: the unit the type is shown in; required for glucose), e.g. kg, lb, st, bpm, mmol/L, mg/dL, °C, °F, %, km, mi, kcal, kJ.")
+    @Option(help: ArgumentHelp("The unit of --value (default: the unit the type is shown in; required for glucose), "
+                                   + "e.g. kg, lb, st, bpm, mmol/L, mg/dL, °C, °F, %, km, mi, kcal, kJ."))
     var unit: String?
 
     @Option(help: "When the sample starts (ISO 8601; default: now).")

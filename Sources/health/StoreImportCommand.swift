@@ -11,7 +11,8 @@ struct StoreImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import quantity and category samples from CSV or JSON Lines.",
         discussion: """
-            CSV needs a header with type,start,end,value and optionally unit and metadata (a JSON object); JSON Lines has one object per line with the same keys.
+            CSV needs a header with type,start,end,value and optionally unit and metadata (a JSON object); \
+            JSON Lines has one object per line with the same keys.
             Each row gets a sync identifier derived from its content (type, dates, value and unit, metadata), or keeps its own \
             (syncIdentifier and syncVersion, or those HealthKit metadata keys): importing the same file again stores nothing twice, \
             and an import that was interrupted resumes where it stopped. Each batch is saved atomically.

@@ -28,10 +28,15 @@ struct StoreMedicationsCommand: AsyncParsableCommand {
                 || medication.medication.identifier.description.lowercased() == key
                 || medication.medication.relatedCodings.contains { $0.code.lowercased() == key }
         }
-        let matches = exact.isEmpty ? all.filter { $0.medication.displayText.lowercased().contains(key) || ($0.nickname?.lowercased().contains(key) ?? false) } : exact
-        guard !key.isEmpty, let first = matches.first else { throw ValidationError("no tracked medication is named '\(name)' (see `health store medications list`)") }
+        let matches = exact.isEmpty
+            ? all.filter { $0.medication.displayText.lowercased().contains(key) || ($0.nickname?.lowercased().contains(key) ?? false) }
+            : exact
+        guard !key.isEmpty, let first = matches.first else {
+            throw ValidationError("no tracked medication is named '\(name)' (see `health store medications list`)")
+        }
         guard matches.count == 1 else {
-            throw ValidationError("'\(name)' names \(matches.count) medications: \(matches.map(\.medication.displayText).joined(separator: "; ")); be more precise")
+            let names = matches.map(\.medication.displayText).joined(separator: "; ")
+            throw ValidationError("'\(name)' names \(matches.count) medications: \(names); be more precise")
         }
         return first
     }
@@ -73,7 +78,8 @@ struct StoreMedicationsCommand: AsyncParsableCommand {
         @Option(help: "The medication's name, e.g. 'Ibuprofen 200 MG Oral Tablet'.")
         var name: String
 
-        @Option(help: "Its form: capsule, cream, device, drops, foam, gel, inhaler, injection, liquid, lotion, ointment, patch, powder, spray, suppository, tablet, topical.")
+        @Option(help: ArgumentHelp("Its form: capsule, cream, device, drops, foam, gel, inhaler, injection, liquid, lotion, ointment, patch, powder, "
+                                       + "spray, suppository, tablet, topical."))
         var form: String?
 
         @Option(help: "Its RxNorm code (repeatable).")
@@ -105,7 +111,8 @@ struct StoreMedicationsCommand: AsyncParsableCommand {
             let medication = try await store.addMedication(displayText: name, generalForm: generalForm, relatedCodings: codings,
                                                            nickname: nickname, hasSchedule: scheduled)
             let after = try await HKUserAnnotatedMedicationQueryDescriptor().result(for: store).count
-            print(after > before ? "Added \(StoreMedicationsCommand.describe(medication))." : "Already tracked: \(StoreMedicationsCommand.describe(medication)).")
+            let described = StoreMedicationsCommand.describe(medication)
+            print(after > before ? "Added \(described)." : "Already tracked: \(described).")
         }
     }
 
@@ -219,7 +226,8 @@ struct StoreMedicationsCommand: AsyncParsableCommand {
                 throw ValidationError("'\(unit)' is not a unit")
             }
             guard scheduledQuantity == nil || scheduledAt != nil else {
-                throw ValidationError("--scheduled-quantity is for a scheduled dose: give --scheduled-at too (a dose taken as needed has no scheduled quantity)")
+                throw ValidationError("--scheduled-quantity is for a scheduled dose: give --scheduled-at too "
+                                          + "(a dose taken as needed has no scheduled quantity)")
             }
             let date = try at.map(parseDate) ?? Date()
             let scheduled = try scheduledAt.map(parseDate)

@@ -7,7 +7,8 @@ import OpenHealthKit
 /// Options every `health store` command shares: which store, and which key opens it.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The database file.", discussion:
-        "Default: $OPENHEALTHKIT_STORE, else $XDG_DATA_HOME/openhealthkit/health.sqlite, else $HOME/.local/share/openhealthkit/health.sqlite.", valueName: "path"))
+        "Default: $OPENHEALTHKIT_STORE, else $XDG_DATA_HOME/openhealthkit/health.sqlite, else $HOME/.local/share/openhealthkit/health.sqlite.",
+        valueName: "path"))
     var store: String?
 
     @Option(name: .long, help: ArgumentHelp("A file holding the 256-bit store key (default: health.key beside the database).",

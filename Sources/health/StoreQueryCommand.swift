@@ -85,7 +85,8 @@ struct StoreQueryCommand: AsyncParsableCommand {
                     }
                     try writer?.append(contentsOf: objects)
                 } else {
-                    for ((sample, verdict), line) in zip(zip(page, verdicts), QueryOutput.lines(page, unit: displayUnit, routes: routes, formatter: formatter)) {
+                    let lines = QueryOutput.lines(page, unit: displayUnit, routes: routes, formatter: formatter)
+                    for ((sample, verdict), line) in zip(zip(page, verdicts), lines) {
                         print(line)
                         // The verdict under its sample, indented.
                         if let verdict { print("  " + signatureReport(sample, verdict)) }

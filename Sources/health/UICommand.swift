@@ -19,7 +19,8 @@ struct UICommand: AsyncParsableCommand {
     @Flag(help: "Open the URL in the default browser (xdg-open).") var open = false
     /// How cards are verified (added ones, and stored ones on the Health cards page): the same options as `health shc verify`.
     @OptionGroup var verification: CardVerifierOptions
-    @Option(help: ArgumentHelp("With --server: the wallet's identity file (as for health wallet); the Sharing page shows and changes its permissions and audit log.",
+    @Option(help: ArgumentHelp("With --server: the wallet's identity file (as for health wallet); "
+                                   + "the Sharing page shows and changes its permissions and audit log.",
                                valueName: "FILE"))
     var identity: String?
     @Option(help: ArgumentHelp("With --identity: the FhirBlocks server's base URL (its --public-url).", valueName: "URL"))

@@ -5,7 +5,8 @@ import FhirBlocksClient
 struct WalletApproveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "approve",
-        abstract: "Approve an app's SMART authorization request by the code its page shows; prints the granted scope, the end of the window and the permission ids.",
+        abstract: "Approve an app's SMART authorization request by the code its page shows; "
+            + "prints the granted scope, the end of the window and the permission ids.",
         discussion: """
             Grants the scopes the app asked for, or only those of them also given with --scope, until --until (the \
             server's default, 30 days, when absent). The app's page then returns it to the app with an authorization code. \

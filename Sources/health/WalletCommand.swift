@@ -7,7 +7,8 @@ import ArgumentParser
 struct WalletCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wallet",
-        abstract: "Act as a patient's wallet on a FhirBlocks server: register, grant, revoke, approve or decline apps, list, store FHIR data, read the audit trail.",
+        abstract: "Act as a patient's wallet on a FhirBlocks server: register, grant, revoke, approve or decline apps, list, store FHIR data, "
+            + "read the audit trail.",
         subcommands: [WalletRegisterCommand.self, WalletGrantCommand.self, WalletRevokeCommand.self, WalletApproveCommand.self, WalletDeclineCommand.self,
                       WalletPermissionsCommand.self,
                       WalletPutCommand.self, WalletAuditCommand.self])

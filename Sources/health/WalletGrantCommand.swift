@@ -1,7 +1,8 @@
 import ArgumentParser
 import FhirBlocksClient
 
-/// `health wallet grant --server URL --identity FILE --to CSI… --resource TYPE|* --access … --confidentiality … [--sensitivity CODE]… --from … --until …`.
+/// `health wallet grant --server URL --identity FILE --to CSI… --resource TYPE|* --access …
+/// --confidentiality … [--sensitivity CODE]… --from … --until …`.
 struct WalletGrantCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "grant",

@@ -149,7 +149,8 @@ struct ErrorMessagesTests {
 
         let certificate = try await runner.run(["shc", "verify", try example("example-01-d-jws.txt")] + issuerOption)
         #expect(certificate.status == 0)
-        #expect(certificate.output.contains("\n  warning [key.x5c.validity, rule 10]: the x5c leaf certificate of key EBKOr72QQDcTBUuVzAzkfBTGew0ZA16GuWty64nS-sw "
+        #expect(certificate.output.contains("\n  warning [key.x5c.validity, rule 10]: "
+            + "the x5c leaf certificate of key EBKOr72QQDcTBUuVzAzkfBTGew0ZA16GuWty64nS-sw "
             + "is valid from 2021-06-01T15:50:09Z to 2022-06-01T15:50:09Z, not now; without a configured PKI trust framework this is a warning\n"),
                 "\(certificate.output)")
 
@@ -227,7 +228,8 @@ struct ErrorMessagesTests {
         var statuses: [Int32: String] = [:]
         var current: Int32?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("- **"), let end = line.dropFirst(4).firstIndex(of: "*"), let status = Int32(line[line.index(line.startIndex, offsetBy: 4)..<end]) {
+            if line.hasPrefix("- **"), let end = line.dropFirst(4).firstIndex(of: "*"),
+               let status = Int32(line[line.index(line.startIndex, offsetBy: 4)..<end]) {
                 current = status
                 statuses[status] = String(line[line.index(end, offsetBy: 3)...]).trimmingCharacters(in: .whitespaces)
             } else if let status = current, line.hasPrefix("  ") {

@@ -45,7 +45,8 @@ import TestSupport
         let folder = runner.folder.path
         func run(_ arguments: [String]) async throws -> CommandRunner.Result { try await runner.run(arguments) }
 
-        let wallet = try await run(["wallet", "register", "--server", url, "--identity", "\(folder)/w.json", "--first-name", "Alice", "--birth-date", "1970-01-01"])
+        let wallet = try await run(["wallet", "register", "--server", url, "--identity", "\(folder)/w.json", "--first-name", "Alice",
+                                    "--birth-date", "1970-01-01"])
         #expect(wallet.status == 0, "\(wallet.error)")
         let walletCsi = wallet.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let app = try await run(["app", "register", "--server", url, "--identity", "\(folder)/a.json"])
@@ -57,7 +58,8 @@ import TestSupport
         try Data(#"{"resourceType":"Patient","id":"alice","gender":"female"}"#.utf8).write(to: runner.folder.appendingPathComponent("p.json"))
         #expect(try await run(["wallet", "put", "--server", url, "--identity", "\(folder)/w.json", "\(folder)/p.json"]).status == 0)
         // Before the grant the app can read nothing: a refusal exits 1.
-        #expect(try await run(["app", "read", "--server", url, "--identity", "\(folder)/a.json", "--scope", "patient/Patient.read", "Patient/alice"]).status == 1)
+        #expect(try await run(["app", "read", "--server", url, "--identity", "\(folder)/a.json", "--scope", "patient/Patient.read",
+                               "Patient/alice"]).status == 1)
         let grant = try await run(["wallet", "grant", "--server", url, "--identity", "\(folder)/w.json", "--to", appCsi, "--resource", "Patient",
                                    "--access", "read", "--confidentiality", "N", "--from", "2020-01-01T00:00:00Z", "--until", "2099-01-01T00:00:00Z"])
         #expect(grant.status == 0, "\(grant.error)")
@@ -130,7 +132,8 @@ import TestSupport
         let clientID = try #require(ServeCommandTests.object(body)["client_id"]?.stringValue)
         func userCode(state: String) async throws -> String {
             let query = FormBody(fields: [(name: "response_type", value: "code"), (name: "client_id", value: clientID),
-                                          (name: "redirect_uri", value: "http://127.0.0.1:1/cb"), (name: "scope", value: "patient/Observation.rs offline_access"),
+                                          (name: "redirect_uri", value: "http://127.0.0.1:1/cb"),
+                                          (name: "scope", value: "patient/Observation.rs offline_access"),
                                           (name: "state", value: state), (name: "aud", value: "\(url)/fhir"),
                                           (name: "code_challenge", value: PKCE.challenge(for: String(repeating: "v", count: 50))),
                                           (name: "code_challenge_method", value: "S256")]).encoded()

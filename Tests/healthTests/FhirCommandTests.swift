@@ -84,7 +84,10 @@ struct FhirCommandTests {
         let runner = CommandRunner()
         defer { runner.remove() }
         // Valid DSTU2 (patient, not subject; a single category), invalid R4.
-        let statement = #"{"status":"completed","resourceType":"MedicationStatement","patient":{"reference":"Patient/p"},"medicationCodeableConcept":{"text":"x"},"dosage":[{"quantityQuantity":{"value":2.50,"unit":"mg"}}]}"#
+        let statement = #"""
+            {"status":"completed","resourceType":"MedicationStatement","patient":{"reference":"Patient/p"},"medicationCodeableConcept":{"text":"x"},\#
+            "dosage":[{"quantityQuantity":{"value":2.50,"unit":"mg"}}]}
+            """#
         let file = try write(runner, "dstu2.json", statement)
         let valid = try await runner.run(["fhir", "validate", "--fhir-version", "1.0.2", file])
         #expect(valid.status == 0, "\(valid.output)\(valid.error)")
@@ -93,14 +96,19 @@ struct FhirCommandTests {
         #expect(asR4.status == 1)
         #expect(asR4.output.contains("error: MedicationStatement.patient: unknown element"))
 
-        let r4Only = try write(runner, "r4.json", #"{"resourceType":"MedicationRequest","status":"active","intent":"order","subject":{"reference":"Patient/p"},"medicationCodeableConcept":{"text":"x"}}"#)
+        let r4Only = try write(runner, "r4.json",
+                               #"{"resourceType":"MedicationRequest","status":"active","intent":"order","subject":{"reference":"Patient/p"},"#
+                                   + #""medicationCodeableConcept":{"text":"x"}}"#)
         let unknown = try await runner.run(["fhir", "validate", "--fhir-version", "1.0.2", "--json", r4Only])
         #expect(unknown.status == 1)
         #expect(unknown.output.contains("unknown resourceType"))
 
         let formatted = try await runner.run(["fhir", "format", "--minified", "--fhir-version", "1.0.2", file])
         #expect(formatted.status == 0, "\(formatted.error)")
-        #expect(formatted.output == #"{"resourceType":"MedicationStatement","patient":{"reference":"Patient/p"},"status":"completed","medicationCodeableConcept":{"text":"x"},"dosage":[{"quantityQuantity":{"value":2.50,"unit":"mg"}}]}"# + "\n")
+        #expect(formatted.output == #"""
+            {"resourceType":"MedicationStatement","patient":{"reference":"Patient/p"},"status":"completed","medicationCodeableConcept":{"text":"x"},\#
+            "dosage":[{"quantityQuantity":{"value":2.50,"unit":"mg"}}]}
+            """# + "\n")
 
         for command in ["validate", "format"] {
             let other = try await runner.run(["fhir", command, "--fhir-version", "3.0.2", file])

@@ -69,7 +69,8 @@ struct HealthCommandTests {
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
-        #expect(lines[1].hasPrefix("2026-11-18") && lines[1].hasSuffix("4,000") && lines[1].contains("████████████████████"))
+        #expect(lines[1].hasPrefix("2026-11-18") && lines[1].hasSuffix("4,000")
+                    && lines[1].contains("████████████████████"))
         #expect(lines[2].hasPrefix("2026-11-19") && lines[2].hasSuffix("–"))
         #expect(lines[3].hasSuffix("8,000") && lines[3].contains(String(repeating: "█", count: 40)))
         let json = try await runner.run(["store", "stats", "--type", "stepCount", "--from", "2026-11-18", "--to", "2026-11-21", "--json"])
@@ -145,7 +146,8 @@ struct HealthCommandTests {
         let base = Date(timeIntervalSince1970: 1_760_000_000)
         let formatter = ISO8601DateFormatter()
         for index in 0..<200_000 {
-            text += "{\"type\":\"heartRate\",\"start\":\"\(formatter.string(from: base.addingTimeInterval(Double(index) * 60)))\",\"value\":\(60 + index % 40)}\n"
+            let start = formatter.string(from: base.addingTimeInterval(Double(index) * 60))
+            text += "{\"type\":\"heartRate\",\"start\":\"\(start)\",\"value\":\(60 + index % 40)}\n"
         }
         try text.write(to: file, atomically: true, encoding: .utf8)
         let batch = 1_000

@@ -31,7 +31,10 @@ struct IdempotentImportTests {
         return counts
     }
 
-    @Test("health demo --keep twice: the same counts after the second run, the same issuer key, and the kept card verifies (shc verify --issuer, and the Cards page)")
+    @Test("""
+        health demo --keep twice: the same counts after the second run, the same issuer key, \
+        and the kept card verifies (shc verify --issuer, and the Cards page)
+        """)
     func demoTwice() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }

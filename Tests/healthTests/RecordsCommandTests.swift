@@ -87,10 +87,12 @@ struct RecordsCommandTests {
         #expect(try await runner.run(["records", "show", "not-a-uuid"]).status == 2)
 
         // DSTU2 is validated with the DSTU2 definitions (ModelsDSTU2), not R4's.
-        let dstu2 = try write(runner, "dstu2.json", #"{"resourceType":"MedicationOrder","id":"mo1","dateWritten":"2015-01-15","medicationCodeableConcept":{"text":"Amoxicillin"}}"#)
+        let dstu2 = try write(runner, "dstu2.json",
+                              #"{"resourceType":"MedicationOrder","id":"mo1","dateWritten":"2015-01-15","medicationCodeableConcept":{"text":"Amoxicillin"}}"#)
         let imported = try await runner.run(["records", "import", dstu2, "--fhir-version", "1.0.2"])
         #expect(imported.status == 0 && imported.output.contains("medicationRecord: 1"))
-        let badDSTU2 = try write(runner, "bad-dstu2.json", #"{"resourceType":"MedicationOrder","id":"mo2","status":"cancelled","medicationCodeableConcept":{"text":"Amoxicillin"}}"#)
+        let badDSTU2 = try write(runner, "bad-dstu2.json",
+                                 #"{"resourceType":"MedicationOrder","id":"mo2","status":"cancelled","medicationCodeableConcept":{"text":"Amoxicillin"}}"#)
         let refused = try await runner.run(["records", "import", badDSTU2, "--fhir-version", "1.0.2"])
         #expect(refused.status == 1 && refused.output.contains("MedicationOrder.status"), "\(refused.output)")
         let listed = try await runner.run(["records", "list", "--type", "medicationRecord", "--json"])
@@ -104,7 +106,8 @@ struct RecordsCommandTests {
         let inputs: [(name: String, text: String)] = [
             ("malformed.json", #"{"resourceType":"Observation","id":"x","#),
             ("nested.json", String(repeating: "[", count: 512) + String(repeating: "]", count: 512)),
-            ("nested-object.json", #"{"resourceType":"Observation","a":"# + String(repeating: #"{"a":"#, count: 512) + "1" + String(repeating: "}", count: 513)),
+            ("nested-object.json",
+             #"{"resourceType":"Observation","a":"# + String(repeating: #"{"a":"#, count: 512) + "1" + String(repeating: "}", count: 513)),
             ("garbage.ndjson", "{\"a\" 1}\n\u{1}\u{2}{{{\n]]]\n"),
             ("not-fhir.json", #"{"hello": 1}"#),
             ("empty.json", " \n"),
@@ -190,7 +193,9 @@ struct RecordsCommandTests {
         let bundle = try write(runner, "bundle.json", """
             {"resourceType":"Bundle","type":"collection","entry":[
             {"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"Anyperson","given":["Jane"]}],"birthDate":"1961-01-20"}},
-            {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-01"}}]}
+            {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed",\
+            "vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},\
+            "occurrenceDateTime":"2021-01-01"}}]}
             """)
         let image = runner.folder.appendingPathComponent("card.png").path
         let issued = try await runner.run(["shc", "issue", bundle, "--key", issuerDir + "/issuer.private.jwk", "--iss", iss, "--qr", image,

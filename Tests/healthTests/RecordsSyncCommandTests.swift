@@ -118,7 +118,8 @@ import TestSupport
             while let line = await lines.next() {
                 if line.hasPrefix("http") { authorizeURL = line; break }
             }
-            let url = try #require(authorizeURL, "connect printed no authorize URL: \(String(decoding: error.fileHandleForReading.availableData, as: UTF8.self))")
+            let url = try #require(authorizeURL,
+                                   "connect printed no authorize URL: \(String(decoding: error.fileHandleForReading.availableData, as: UTF8.self))")
             let page = try await http.get(url, accept: "application/json")
             let userCode = try #require((try? JSONParser.parse(page.body))?["user_code"]?.stringValue, "no user code: \(page.status)")
             let decided = try await wallet([approve ? "approve" : "decline", userCode])
@@ -137,7 +138,8 @@ import TestSupport
                                                            key: .keyFile(runner.folder.appendingPathComponent("health.key")), role: .owner))
             var records: [HKClinicalRecord] = []
             for identifier in HKClinicalTypeIdentifier.allKnown {
-                let found = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(identifier))], sortDescriptors: []).result(for: store)
+                let found = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(identifier))], sortDescriptors: [])
+                    .result(for: store)
                 records += found
             }
             return records
@@ -179,7 +181,8 @@ import TestSupport
     static func searchesLastUpdated(_ statement: [UInt8]) -> Bool {
         guard let value = try? JSONParser.parse(statement) else { return false }
         for rest in value["rest"]?.arrayValue ?? [] {
-            let lists = [rest["searchParam"]] + (rest["resource"]?.arrayValue ?? []).filter { $0["type"]?.stringValue == "Observation" }.map { $0["searchParam"] }
+            let observations = (rest["resource"]?.arrayValue ?? []).filter { $0["type"]?.stringValue == "Observation" }
+            let lists = [rest["searchParam"]] + observations.map { $0["searchParam"] }
             for list in lists where list?.arrayValue?.contains(where: { $0["name"]?.stringValue == "_lastUpdated" }) ?? false { return true }
         }
         return false
@@ -369,8 +372,8 @@ import TestSupport
             let clientID = try await connector.register(endpoints: endpoints, redirectURI: redirect)
             var generator = SystemRandomNumberGenerator()
             func approvedCode() async throws -> (SMARTAuthorizationRequest, String) {
-                let request = SMARTAuthorizationRequest(clientID: clientID, redirectURI: redirect, scope: RecordsConnector.defaultScope, audience: world.fhirBase,
-                                                   using: &generator)
+                let request = SMARTAuthorizationRequest(clientID: clientID, redirectURI: redirect, scope: RecordsConnector.defaultScope,
+                                                        audience: world.fhirBase, using: &generator)
                 let url = request.url(endpoint: endpoints.authorization)
                 let code = try #require((try? JSONParser.parse(try await world.http.get(url, accept: "application/json").body))?["user_code"]?.stringValue)
                 #expect(try await world.wallet(["approve", code]).status == 0)

@@ -52,7 +52,8 @@ import Testing
 
     static func envelope(_ csi: CsiGuid, cipherField: SMOACEnvelope.CipherField = .cipher) -> SMOACEnvelope {
         var generator = SystemRandomNumberGenerator()
-        return SMOACEnvelope(cipherField: cipherField, csiGuid: csi.rawValue, dateTime: Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000)).wireText,
+        return SMOACEnvelope(cipherField: cipherField, csiGuid: csi.rawValue,
+                             dateTime: Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000)).wireText,
                              nonce: ProtocolNonce.random(using: &generator), signature: "")
     }
 
@@ -71,7 +72,8 @@ import Testing
         let now = Date().timeIntervalSince1970
         var request = WritePermissionRequest(
             envelope: envelope(wallet),
-            permission: PermissionGrantBody(startTime: Timestamp(secondsSince1970: Int64(now) - 60).wireText, endTime: Timestamp(secondsSince1970: Int64(now) + 86400).wireText,
+            permission: PermissionGrantBody(startTime: Timestamp(secondsSince1970: Int64(now) - 60).wireText,
+                                            endTime: Timestamp(secondsSince1970: Int64(now) + 86400).wireText,
                                             grantees: [grantee.rawValue],
                                             heartScope: HeartScope(accessType: "read", confidentialityScope: "N", permissionType: "patient",
                                                                    resourceScope: "Observation", sensitivityScope: [])))
@@ -176,7 +178,8 @@ import Testing
         try await client.shutdown()
         #expect(withheld == 10)
         #expect(Set(acknowledged).isSubset(of: audited))
-        let proof = Self.object(try await Self.send(.GET, "\(server.url)/audit/proof/consistency?from=\(oldCheckpoint.checkpoint.treeSize)&to=\(after.checkpoint.treeSize)").1)
+        let consistency = "\(server.url)/audit/proof/consistency?from=\(oldCheckpoint.checkpoint.treeSize)&to=\(after.checkpoint.treeSize)"
+        let proof = Self.object(try await Self.send(.GET, consistency).1)
         let hashes = proof["hashes"]?.arrayValue?.compactMap { $0.stringValue.flatMap(MerkleHash.init(hex:)) } ?? []
         #expect(throws: Never.self) {
             try MerkleTree.verifyConsistency(oldSize: oldCheckpoint.checkpoint.treeSize, newSize: after.checkpoint.treeSize,

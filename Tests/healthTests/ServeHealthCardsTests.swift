@@ -24,7 +24,9 @@ import Testing
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0
+            }
         }
         guard bound else { throw ServeCommandTests.TestFailure("bind failed") }
         return Int(UInt16(bigEndian: address.sin_port))
@@ -71,9 +73,12 @@ import Testing
                                      (name: "client_assertion_type", value: VacaAuthRequest.jwtBearerAssertionType),
                                      (name: "client_assertion", value: assertion)]).encoded()
         let tokenResponse = try await Self.send(.POST, "\(url)/oauth/token", body: form, contentType: "application/x-www-form-urlencoded")
-        let token = try #require((try? JSONParser.parse(tokenResponse.body))?["access_token"]?.stringValue, "\(String(decoding: tokenResponse.body, as: UTF8.self))")
+        let token = try #require((try? JSONParser.parse(tokenResponse.body))?["access_token"]?.stringValue,
+                                 "\(String(decoding: tokenResponse.body, as: UTF8.self))")
         for (path, json) in [("Patient/p1", #"{"resourceType":"Patient","id":"p1","name":[{"family":"Anyperson","given":["John"]}],"birthDate":"1951-01-20"}"#),
-                             ("Immunization/i1", #"{"resourceType":"Immunization","id":"i1","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"Patient/p1"},"occurrenceDateTime":"2021-01-01"}"#)] {
+                             ("Immunization/i1", #"{"resourceType":"Immunization","id":"i1","status":"completed","#
+                                 + #""vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"Patient/p1"},"#
+                                 + #""occurrenceDateTime":"2021-01-01"}"#)] {
             #expect(try await Self.send(.PUT, "\(url)/fhir/\(path)", token: token, body: Array(json.utf8)).status == 201)
         }
         // Without --card-source the server signs nothing.

@@ -76,7 +76,10 @@ struct ShareLinkCommandTests {
         return audit.output.split(separator: "\n").map(String.init).filter { $0.contains("(shared link ") }
     }
 
-    @Test("create with a QR image, open the image into another store: the records are equal; list shows the access; revoke: open exits 1; wallet audit says who opened it, when, and why others were refused (on SQLite, and PostgreSQL when OPENHEALTHKIT_POSTGRES_URL is set)",
+    @Test("""
+        create with a QR image, open the image into another store: the records are equal; list shows the access; revoke: open exits 1; \
+        wallet audit says who opened it, when, and why others were refused (on SQLite, and PostgreSQL when OPENHEALTHKIT_POSTGRES_URL is set)
+        """,
           arguments: ServeCommandTests.backends)
     func createOpenListRevoke(backend: String) async throws {
         let fixture = try await Fixture.start(database: try await ServeCommandTests.database(for: backend))

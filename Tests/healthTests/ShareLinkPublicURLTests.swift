@@ -94,7 +94,8 @@ struct ShareLinkPublicURLTests {
             #expect(server.url == publicURL)
             let identity = runner.folder.appendingPathComponent("w.json").path
             let wallet = ["--server", publicURL, "--identity", identity]
-            let registered = try await runner.run(["wallet", "register"] + wallet + ["--first-name", "Ana", "--last-name", "Ruiz", "--birth-date", "1980-02-03"])
+            let registered = try await runner.run(["wallet", "register"] + wallet
+                                                      + ["--first-name", "Ana", "--last-name", "Ruiz", "--birth-date", "1980-02-03"])
             try #require(registered.status == 0, "\(registered.error)")
             let file = runner.folder.appendingPathComponent("bundle.json")
             try Data(ShareLinkCommandTests.bundle.utf8).write(to: file)

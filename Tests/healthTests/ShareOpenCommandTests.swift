@@ -145,7 +145,10 @@ struct ShareOpenCommandTests {
         await server.stop()
     }
 
-    @Test("A file's content type is matched on its media type alone (parameters and letter case aside), as the specification's own example writes application/fhir+json;fhirVersion=4.0.1")
+    @Test("""
+        A file's content type is matched on its media type alone (parameters and letter case aside), \
+        as the specification's own example writes application/fhir+json;fhirVersion=4.0.1
+        """)
     func contentTypeParametersAreIgnored() async throws {
         let example = try Self.example()
         let server = Server(files: example.files, passcode: example.passcode, contentType: "Application/Smart-Health-Card; charset=utf-8")

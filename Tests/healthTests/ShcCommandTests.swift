@@ -213,7 +213,8 @@ struct ShcCommandTests {
         #expect(Set(outputs).count == 1, "\(outputs)")
         // Allowed explicitly, the closed port is tried (and fails as a connection failure).
         let card = runner.folder.appendingPathComponent("card.txt").path
-        #expect(try await runner.run(["shc", "issue", bundle, "--key", issuerDir + "/issuer.private.jwk", "--iss", "https://127.0.0.1:1", "--out", card]).status == 0)
+        #expect(try await runner.run(["shc", "issue", bundle, "--key", issuerDir + "/issuer.private.jwk", "--iss", "https://127.0.0.1:1",
+                                      "--out", card]).status == 0)
         let allowed = try await runner.run(["shc", "verify", card, "--allow-private-issuers"], environment: ["XDG_CACHE_HOME": runner.folder.path])
         #expect(allowed.status == 1 && !allowed.output.contains("loopback, private or link-local network"), "\(allowed.output)")
     }

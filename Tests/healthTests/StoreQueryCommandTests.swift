@@ -88,7 +88,10 @@ struct StoreQueryCommandTests {
         return result.output
     }
 
-    @Test("Every kind the store keeps is read: quantity, category, correlation, workout with its route, route, clinical and verifiable records, activity summaries")
+    @Test("""
+        Every kind the store keeps is read: quantity, category, correlation, workout with its route, route, \
+        clinical and verifiable records, activity summaries
+        """)
     func everyKind() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }

@@ -120,7 +120,8 @@ struct StoreWordsCommandTests {
         defer { runner.remove() }
         let result = try await runner.run(["store", "add", "--type", "sleep", "--value", "dozing"])
         #expect(result.status == 1)
-        #expect(result.error.contains("'dozing' is not a value of Sleep Analysis: use one of inBed, asleepUnspecified, awake, asleepCore, asleepDeep, asleepREM"),
+        #expect(result.error.contains("'dozing' is not a value of Sleep Analysis: "
+                                          + "use one of inBed, asleepUnspecified, awake, asleepCore, asleepDeep, asleepREM"),
                 "stderr was: \(result.error)")
         let unit = try await runner.run(["store", "add", "--type", "steps", "--value", "1", "--unit", "kg"])
         #expect(unit.status == 2)
