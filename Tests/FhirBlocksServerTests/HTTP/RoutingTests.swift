@@ -29,8 +29,9 @@ import Testing
                 #expect(await world.fhir(method, "Observation/o1", token: nil).status == 401)
             }
             #expect(await world.fhir("GET", "Observation/o1", token: token).status == 200)
-            // POST on an instance and PUT on a type: the FHIR 404.
-            for (method, path) in [("POST", "Observation/o1"), ("PUT", "Observation"), ("GET", "Patient/x/$health-cards-issue"), ("POST", "Patient/x/$everything")] {
+            // POST on an instance (but `$validate`) and DELETE on a type: the FHIR 404.
+            for (method, path) in [("POST", "Observation/o1"), ("DELETE", "Observation"),
+                                   ("GET", "Patient/x/$health-cards-issue"), ("POST", "Patient/x/$everything")] {
                 let unknown = await world.fhir(method, path, token: token)
                 #expect(unknown.status == 404 && Self.text(unknown).contains("unknown FHIR path"), "\(method) \(path)")
             }
@@ -51,12 +52,12 @@ import Testing
     @Test func pathsNobodyServesAnswerAsBefore() async throws {
         try await TestWorld.with(.sqlite) { world in
             let token = try await Self.walletToken(world)
-            for path in ["/nothing", "/fhirx", "/fhir", "/smoac/nothing", "/util/nothing", "/audit", "/audit/proof", "/oauth"] {
+            for path in ["/nothing", "/fhirx", "/smoac/nothing", "/util/nothing", "/audit", "/audit/proof", "/oauth"] {
                 let response = await world.router.send("GET", path, headers: [("Authorization", "Bearer \(token)")])
                 #expect(response.status == 404 && response.body.isEmpty, "\(path)")
             }
             // Under /fhir the catch-all route answers: 401 without a token, else the FHIR 404.
-            for path in ["Observation/o1/_history/1", "a/b/c/d", "metadata/x/y", "Patient/x/y/z", "Patient/x/$everything/y"] {
+            for path in ["Observation/o1/_history/1/x", "a/b/c/d", "metadata/x/y", "Patient/x/y/z", "Patient/x/$everything/y"] {
                 #expect(await world.fhir("GET", path, token: nil).status == 401, "\(path)")
                 let unknown = await world.fhir("GET", path, token: token)
                 #expect(unknown.status == 404 && world.json(unknown)["resourceType"] == .string("OperationOutcome")

@@ -30,10 +30,11 @@ extension FHIRController {
     /// (`resolved`) confirmed in the same store read as the resource
     /// (``readConfirmingBearer(type:id:resolved:)``) when it can be, else confirmed first; 401
     /// without an active token.
-    func readByID(type: String, id: String, resolved: BearerResolution?) async -> ServiceResponse {
-        if let resolved, let answer = await readConfirmingBearer(type: type, id: id, resolved: resolved) { return answer }
+    /// The request's `_elements` (``FHIRResultControls``) shapes the answer.
+    func readByID(type: String, id: String, resolved: BearerResolution?, request: ServiceRequest? = nil) async -> ServiceResponse {
+        if let resolved, let answer = await readConfirmingBearer(type: type, id: id, resolved: resolved, request: request) { return answer }
         guard let access = await trustLedger.bearer(authorization: resolved?.header) else { return Self.fhirUnauthenticated() }
-        return await read(type: type, id: id, access: access)
+        return await read(type: type, id: id, access: access, request: request)
     }
 
     static let fhirJSON = "application/fhir+json"
@@ -67,19 +68,30 @@ extension FHIRController {
     /// the resolution. Nil when that does not apply (no active token resolved, an id that is
     /// not a plain one, or a ledger that moved since): the caller then confirms the token
     /// first and reads as usual. Nothing read is disclosed before the usual checks pass.
-    func readConfirmingBearer(type: String, id: String, resolved: BearerResolution) async -> ServiceResponse? {
+    func readConfirmingBearer(type: String, id: String, resolved: BearerResolution, request: ServiceRequest? = nil) async -> ServiceResponse? {
         guard let access = resolved.access,
               ResourceScope(type) != nil, Self.isValidID(id), !(id == "fbcFhirId" && type == "Patient" && configuration.mode == .compat),
               let fetched = try? await store.ledgerVersionAndResource(patient: access.token.patient, type: type, id: id),
               fetched.ledgerVersion == resolved.ledgerVersion else { return nil }
-        return await read(type: type, id: id, access: access, fetched: fetched)
+        return await read(type: type, id: id, access: access, fetched: fetched, request: request)
     }
 
     /// Reads `type/id` for `access` (with the resource already `fetched` from the store, when
     /// it was, for the token's compartment).
-    func read(type: String, id: String, access: BearerAccess, fetched: LedgerVersionAndResource? = nil) async -> ServiceResponse {
+    /// `request` (when given) brings the read's `_elements`.
+    func read(type: String, id: String, access: BearerAccess, fetched: LedgerVersionAndResource? = nil, request: ServiceRequest? = nil) async
+        -> ServiceResponse {
         guard ResourceScope(type) != nil, Self.isValidID(id) else {
             return Self.outcome(status: 404, code: "not-found", "unknown resource")
+        }
+        var controls = FHIRResultControls()
+        if let request, !request.rawQuery.isEmpty {
+            do {
+                let parameters = try FormBody.parse(Array(request.rawQuery.utf8), mode: .strict, repeatsAllowed: true).value.fields
+                controls = try FHIRResultControls(type: type, parameters: parameters, search: false)
+            } catch {
+                return Self.outcome(status: 400, code: "not-supported", "\(error)")
+            }
         }
         guard covers(access.grants, type: type, interaction: .read) else {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
@@ -117,7 +129,18 @@ extension FHIRController {
         } catch {
             return Self.outcome(status: 500, code: "exception", "the access could not be audited")
         }
-        return ServiceResponse(contentType: Self.fhirJSON, headers: [("ETag", "W/\"\(record.versionID)\"")], body: record.json)
+        let headers = Self.versionHeaders(record)
+        if let tags = request?.headers["if-none-match"], Self.etag(tags, matches: record.versionID) {
+            return ServiceResponse(status: 304, contentType: Self.fhirJSON, headers: headers, body: [])
+        }
+        var body = record.json
+        if let elements = controls.elements {
+            guard let subset = FHIRResultControls.subset(record.json, elements: elements) else {
+                return Self.outcome(status: 500, code: "exception", "stored data cannot be read")
+            }
+            body = subset
+        }
+        return ServiceResponse(contentType: Self.fhirJSON, headers: headers, body: body)
     }
 
     /// The security labels of a stored resource's JSON (nil when it does not parse). Bytes with
@@ -240,10 +263,18 @@ extension FHIRController {
 
     // MARK: Write
 
-    func write(type: String, id pathID: String?, body: [UInt8], access: BearerAccess) async -> ServiceResponse {
-        guard ResourceScope(type) != nil else { return Self.outcome(status: 404, code: "not-found", "unknown resource type") }
+    /// Checks a create (`pathID` nil) or update of `type` with `body` for `access`, as
+    /// ``write(type:id:body:access:ifMatch:)`` stores it, without storing it: the write and
+    /// its audit entry, or the refusal (refusals are audited here).
+    /// `assignedID` is the id a create (`pathID` nil) takes, when the caller chose it (a
+    /// transaction's `urn:uuid` entries); otherwise a random one.
+    func prepareWrite(type: String, id pathID: String?, body: [UInt8], access: BearerAccess, ifMatch: String? = nil, assignedID: String? = nil) async
+        -> Result<PreparedWrite, Refusal> {
+        guard ResourceScope(type) != nil else {
+            return .failure(Refusal(response: Self.outcome(status: 404, code: "not-found", "unknown resource type")))
+        }
         guard type != "AuditEvent", type != "Consent" else {
-            return Self.outcome(status: 405, code: "not-supported", "\(type) is written by the server only")
+            return .failure(Refusal(response: Self.outcome(status: 405, code: "not-supported", "\(type) is written by the server only")))
         }
         // PUT may create or update, so it needs both; POST creates.
         let needed: AccessRights = pathID == nil ? .create : [.create, .update]
@@ -251,34 +282,37 @@ extension FHIRController {
         guard covers(access.grants, type: type, interaction: needed) else {
             try? await auditAccess(access, resources: [pathID.map { "\(type)/\($0)" } ?? type], outcome: .minorFailure, reason: "insufficient_scope",
                                    action: attempted)
-            return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover writing \(type)")
+            return .failure(Refusal(response: Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover writing \(type)")))
         }
         guard case .object(var object)? = try? JSONParser.parse(body, maximumDepth: 64) else {
-            return Self.outcome(status: 400, code: "structure", "the body is not a JSON object")
+            return .failure(Refusal(response: Self.outcome(status: 400, code: "structure", "the body is not a JSON object")))
         }
         guard object["resourceType"]?.stringValue == type else {
-            return Self.outcome(status: 400, code: "invalid", "resourceType must be \(type)")
+            return .failure(Refusal(response: Self.outcome(status: 400, code: "invalid", "resourceType must be \(type)")))
         }
         let id: String
         if let pathID {
-            guard Self.isValidID(pathID) else { return Self.outcome(status: 400, code: "invalid", "the id is not a FHIR id") }
+            guard Self.isValidID(pathID) else {
+                return .failure(Refusal(response: Self.outcome(status: 400, code: "invalid", "the id is not a FHIR id")))
+            }
             if let bodyID = object["id"]?.stringValue, bodyID != pathID {
-                return Self.outcome(status: 400, code: "invalid", "the body's id differs from the URL's")
+                return .failure(Refusal(response: Self.outcome(status: 400, code: "invalid", "the body's id differs from the URL's")))
             }
             id = pathID
         } else {
-            id = random { generator in CsiGuid(randomBytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }).rawValue }
+            id = assignedID ?? newResourceID()
         }
         object["id"] = .string(id)
         let errors = FHIRValidator().validate(.object(object)).filter { $0.severity == .error }
         guard errors.isEmpty else {
-            return Self.outcome(status: 422, code: "processing", errors.prefix(20).map(\.description).joined(separator: "; "))
+            let text = errors.prefix(20).map(\.description).joined(separator: "; ")
+            return .failure(Refusal(response: Self.outcome(status: 422, code: "processing", text)))
         }
         let existing: FHIRResourceRecord?
         do {
             existing = try await store.resource(patient: access.token.patient, type: type, id: id)
         } catch {
-            return Self.outcome(status: 500, code: "exception", "storage failure")
+            return .failure(Refusal(response: Self.outcome(status: 500, code: "exception", "storage failure")))
         }
         let interaction: AccessRights = existing == nil ? .create : .update
         // The token must be allowed the new version's labels, and, to replace a version, that
@@ -290,12 +324,19 @@ extension FHIRController {
         // patient's own wallet keeps update-as-create (nothing of its own is kept from it).
         if pathID != nil, existing == nil || !existingVisible, !trustLedger.isOwnerToken(access) {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "update_create_not_allowed", action: attempted)
-            return Self.outcome(status: 405, code: "not-supported",
-                                "a grantee may not create a \(type) with a client-chosen id; create it with POST")
+            return .failure(Refusal(response: Self.outcome(status: 405, code: "not-supported",
+                                "a grantee may not create a \(type) with a client-chosen id; create it with POST")))
         }
         guard visible(.object(object), type: type, interaction: interaction, grants: access.grants), existingVisible else {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_labels", action: attempted)
-            return Self.outcome(status: 403, code: "forbidden", "the token may not write this \(type) with these security labels")
+            return .failure(Refusal(response: Self.outcome(status: 403, code: "forbidden",
+                                                           "the token may not write this \(type) with these security labels")))
+        }
+        if let ifMatch, !(existing.map { Self.etag(ifMatch, matches: $0.versionID) } ?? false) {
+            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "precondition_failed", action: attempted)
+            let stored = existing.map { " (\($0.versionID))" } ?? ""
+            return .failure(Refusal(response: Self.outcome(status: 412, code: "conflict",
+                                                           "If-Match \(ifMatch) does not name the current version of \(type)/\(id)" + stored)))
         }
         let instant = now
         let version = (existing?.versionID ?? 0) + 1
@@ -304,22 +345,53 @@ extension FHIRController {
         meta["lastUpdated"] = .string(instant.wireText)
         object["meta"] = .object(meta)
         let json = JSONWriter.serialize(.object(object))
-        var change = TrustChange()
         // The writer is kept with the version: a card is signed only for what a card source wrote.
-        change.resources = [FHIRResourceWrite(record: FHIRResourceRecord(type: type, id: id, patient: access.token.patient, versionID: version,
-                                                                          lastUpdated: instant, json: json),
-                                              writer: access.token.client)]
-        change.auditEntries = [accessEntry(access, resources: ["\(type)/\(id)"], outcome: .success, action: existing == nil ? "C" : "U")]
+        let write = FHIRResourceWrite(record: FHIRResourceRecord(type: type, id: id, patient: access.token.patient, versionID: version,
+                                                                 lastUpdated: instant, json: json),
+                                      writer: access.token.client)
+        return .success(PreparedWrite(write: write, audit: accessEntry(access, resources: ["\(type)/\(id)"], outcome: .success,
+                                                                       action: existing == nil ? "C" : "U")))
+    }
+
+    /// A random resource id (a csiGuid's form).
+    func newResourceID() -> String {
+        random { generator in CsiGuid(randomBytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }).rawValue }
+    }
+
+    /// A create or update checked and ready to commit, with its audit entry.
+    struct PreparedWrite: Sendable {
+        var write: FHIRResourceWrite
+        var audit: PendingAuditEntry
+        var record: FHIRResourceRecord { write.record }
+        var created: Bool { write.record.versionID == 1 }
+    }
+
+    /// The answer to a stored write: 201 or 200, the resource, `Location`, `ETag`, `Last-Modified`.
+    func writeResponse(_ prepared: PreparedWrite) -> ServiceResponse {
+        let record = prepared.record
+        return ServiceResponse(status: prepared.created ? 201 : 200, contentType: Self.fhirJSON,
+                               headers: [("Location", "\(baseURL)/fhir/\(record.type)/\(record.id)")] + Self.versionHeaders(record), body: record.json)
+    }
+
+    /// `ifMatch` (an `If-Match` header): the update goes ahead only when it names the stored
+    /// version (``etag(_:matches:)``), else 412.
+    func write(type: String, id pathID: String?, body: [UInt8], access: BearerAccess, ifMatch: String? = nil) async -> ServiceResponse {
+        let prepared: PreparedWrite
+        switch await prepareWrite(type: type, id: pathID, body: body, access: access, ifMatch: ifMatch) {
+        case .failure(let refusal): return refusal.response
+        case .success(let write): prepared = write
+        }
+        var change = TrustChange()
+        change.resources = [prepared.write]
+        change.auditEntries = [prepared.audit]
         do {
             try await storeCommit(change)
         } catch .conflict {
-            return Self.outcome(status: 409, code: "conflict", "\(type)/\(id) was written concurrently; retry")
+            return Self.outcome(status: 409, code: "conflict", "\(prepared.record.type)/\(prepared.record.id) was written concurrently; retry")
         } catch {
             return Self.outcome(status: 500, code: "exception", "the resource could not be stored")
         }
-        return ServiceResponse(status: existing == nil ? 201 : 200, contentType: Self.fhirJSON,
-                               headers: [("Location", "\(baseURL)/fhir/\(type)/\(id)"), ("ETag", "W/\"\(version)\"")],
-                               body: json)
+        return writeResponse(prepared)
     }
 
     // MARK: Audit and outcomes

@@ -17,15 +17,24 @@ extension FHIRController {
             return Self.outcome(status: 400, code: "invalid", "the query string cannot be read")
         }
         let strict = (request.headers["prefer"] ?? "").lowercased().contains("handling=strict")
+        let controls: FHIRResultControls
+        do {
+            controls = try FHIRResultControls(type: type, parameters: parameters, search: true)
+        } catch {
+            try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "invalid_search")
+            return Self.outcome(status: 400, code: "not-supported", error.description)
+        }
         var query: SearchQuery
         do {
-            query = try SearchQuery(type: type, parameters: parameters, strict: strict)
+            query = try SearchQuery(type: type, parameters: controls.rest, strict: strict)
+            if controls.summaryCount { query.count = 0 }
             query.timeBudget = configuration.searchTimeBudget
         } catch {
             try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "invalid_search")
             return Self.outcome(status: 400, code: "not-supported", error.description)
         }
         var result = SearchResult(total: 0, records: [], next: nil)
+        var included: [FHIRResourceRecord] = []
         // One store read per compartment reference, stopping at the first that is not the token's.
         var inCompartment = true
         for reference in query.compartment where !(await isTokenPatient(reference, patient: access.token.patient)) {
@@ -40,6 +49,7 @@ extension FHIRController {
                 result = try await store.search(query, patient: access.token.patient) { labels in
                     AccessDecision.evaluate(grants: grants, resourceType: type, interaction: .search, labels: labels, policy: policy).isPermitted
                 }
+                included = try await self.included(controls, type: type, matches: result.records, access: access)
             } catch .timedOut {
                 logger.warning("a search ran past its time budget", metadata: ["type": "\(type)"])
                 return Self.outcome(status: 503, code: "too-costly", "the search ran past the server's time budget; narrow it or try again later",
@@ -49,7 +59,15 @@ extension FHIRController {
                 return Self.outcome(status: 500, code: "exception", "storage failure")
             }
         }
-        let references = result.records.map { "\(type)/\($0.id)" }
+        if let elements = controls.elements {
+            result.records = result.records.compactMap { record in
+                var subset = record
+                guard let json = FHIRResultControls.subset(record.json, elements: elements) else { return nil }
+                subset.json = json
+                return subset
+            }
+        }
+        let references = result.records.map { "\(type)/\($0.id)" } + included.map { "\($0.type)/\($0.id)" }
         do {
             try await auditAccess(access, resources: references.isEmpty ? [type] : references, outcome: .success)
         } catch {
@@ -59,8 +77,8 @@ extension FHIRController {
         let selfLink = link(query.cursor)
         let nextLink = result.next.map(link)
         return ServiceResponse(contentType: Self.fhirJSON,
-                               body: searchset(type: type, total: result.total, records: result.records, selfLink: selfLink, nextLink: nextLink,
-                                               ignored: query.ignored))
+                               body: searchset(type: type, total: result.total, records: result.records, selfLink: selfLink,
+                                               nextLink: controls.summaryCount ? nil : nextLink, ignored: query.ignored, included: included))
     }
 
     /// The `Retry-After` of a search stopped at its time budget (seconds).
@@ -83,14 +101,17 @@ extension FHIRController {
     /// JSON bytes. Each resource's stored JSON is copied into its entry as it is, as a read by
     /// id serves it (not parsed: the server stores only JSON it validated on write); stored
     /// bytes that are not delimited as one JSON object (``isDelimitedObject(_:)``) are left out.
+    /// `included` resources (`_include`, `_revinclude`) follow the matches with `search.mode`
+    /// `include`.
     func searchset(type: String?, total: Int?, records: [FHIRResourceRecord], selfLink: String, nextLink: String?,
-                   ignored: [String]) -> [UInt8] {
-        Self.searchset(base: baseURL, type: type, total: total, records: records, selfLink: selfLink, nextLink: nextLink, ignored: ignored)
+                   ignored: [String], included: [FHIRResourceRecord] = []) -> [UInt8] {
+        Self.searchset(base: baseURL, type: type, total: total, records: records, selfLink: selfLink, nextLink: nextLink, ignored: ignored,
+                       included: included)
     }
 
-    /// ``searchset(type:total:records:selfLink:nextLink:ignored:)`` with the server's base URL.
+    /// ``searchset(type:total:records:selfLink:nextLink:ignored:included:)`` with the server's base URL.
     static func searchset(base: String, type: String?, total: Int?, records: [FHIRResourceRecord], selfLink: String, nextLink: String?,
-                          ignored: [String]) -> [UInt8] {
+                          ignored: [String], included: [FHIRResourceRecord] = []) -> [UInt8] {
         var bundle = JSONObject()
         bundle.append("resourceType", "Bundle")
         bundle.append("type", "searchset")
@@ -110,12 +131,13 @@ extension FHIRController {
         var prefixType: String?
         var prefix: [UInt8] = []
         var first = true
-        for record in records {
+        let entries = records.map { ($0, false) } + included.map { ($0, true) }
+        for (record, isIncluded) in entries {
             guard Self.isDelimitedObject(record.json) else { continue }
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
             bytes.append(contentsOf: #"{"fullUrl":"#.utf8)
-            let entryType = type ?? record.type
+            let entryType = isIncluded ? record.type : type ?? record.type
             if prefixType != entryType {
                 prefix = JSONWriter.serialize(.string("\(base)/fhir/\(entryType)/"))
                 prefix.removeLast()
@@ -130,7 +152,7 @@ extension FHIRController {
             }
             bytes.append(contentsOf: #","resource":"#.utf8)
             bytes.append(contentsOf: record.json)
-            bytes.append(contentsOf: #","search":{"mode":"match"}}"#.utf8)
+            bytes.append(contentsOf: isIncluded ? #","search":{"mode":"include"}}"#.utf8 : #","search":{"mode":"match"}}"#.utf8)
         }
         if !ignored.isEmpty {
             var issue = JSONObject()

@@ -7,9 +7,12 @@ import SmartHealthCards
 ///
 /// | path | GET | POST | PUT | DELETE, PATCH |
 /// |---|---|---|---|---|
+/// | (the base) | – | `batch` or `transaction` Bundle | – | – |
 /// | `metadata` | CapabilityStatement (no token) | create (unknown type) | – | – |
-/// | `{type}` | search | create | – | – |
-/// | `{type}/{id}` | read | – | update or create | 405 |
+/// | `{type}` (PUT: conditional update) | search | create (`If-None-Exist`: conditional) | update the one match | – |
+/// | `{type}/_history`, `{type}/{id}/_history` | history | – | – | – |
+/// | `{type}/{id}/_history/{vid}` | vread | – | – | – |
+/// | `{type}/{id}` | read | `{type}/$validate` | update or create (`If-Match`) | 405 |
 /// | `Patient/{id}/$everything` | everything | – | – | – |
 /// | `Patient/{id}/$health-cards-issue` (`%24` too) | – | issue cards | – | – |
 /// | `{type}/{id}/**` (anything deeper) | – | – | – | – |
@@ -69,14 +72,16 @@ struct FHIRController: TrustEndpoints {
                 let type = Self.type(context, prefix)
                 let id = context.parameters.get("id") ?? ""
                 let resolved = context.unconfirmedBearer
-                return try await FhirBlocksRouter.handle(request, context: context, limit: limit) { _ in
-                    await readByID(type: type, id: id, resolved: resolved)
+                return try await FhirBlocksRouter.handle(request, context: context, limit: limit) { request in
+                    await readByID(type: type, id: id, resolved: resolved, request: request)
                 }
             }
         }
         // The rest need an active token.
         let protected = routes.group().add(middleware: BearerAuthenticationMiddleware(
             ledger: trustLedger, policy: .required(refusal: Self.fhirUnauthenticated(), bodyLimit: limit)))
+        // `batch` and `transaction` Bundles at the base.
+        add(protected, "", [.post: { fhir, request, access, _ in await fhir.processBundle(request: request, access: access) }])
         add(protected, "metadata", except: [.get], [.post: { fhir, request, access, _ in
             await fhir.write(type: "metadata", id: nil, body: request.body, access: access)
         }])
@@ -84,12 +89,29 @@ struct FHIRController: TrustEndpoints {
             add(protected, RouterPath(prefix), [
                 .get: { fhir, request, access, parameters in await fhir.search(type: Self.type(parameters, prefix), request: request, access: access) },
                 .post: { fhir, request, access, parameters in
-                    await fhir.write(type: Self.type(parameters, prefix), id: nil, body: request.body, access: access)
+                    await fhir.create(type: Self.type(parameters, prefix), request: request, access: access)
+                },
+                .put: { fhir, request, access, parameters in
+                    await fhir.conditionalUpdate(type: Self.type(parameters, prefix), request: request, access: access)
                 },
             ])
+            add(protected, RouterPath("\(prefix)/_history"), [.get: { fhir, request, access, parameters in
+                await fhir.history(type: Self.type(parameters, prefix), id: nil, request: request, access: access)
+            }])
+            add(protected, RouterPath("\(prefix)/{id}/_history"), [.get: { fhir, request, access, parameters in
+                await fhir.history(type: Self.type(parameters, prefix), id: parameters.get("id") ?? "", request: request, access: access)
+            }])
+            add(protected, RouterPath("\(prefix)/{id}/_history/{vid}"), [.get: { fhir, _, access, parameters in
+                await fhir.vread(type: Self.type(parameters, prefix), id: parameters.get("id") ?? "", version: parameters.get("vid") ?? "", access: access)
+            }])
             add(protected, RouterPath("\(prefix)/{id}"), except: [.get], [
                 .put: { fhir, request, access, parameters in
-                    await fhir.write(type: Self.type(parameters, prefix), id: parameters.get("id") ?? "", body: request.body, access: access)
+                    await fhir.write(type: Self.type(parameters, prefix), id: parameters.get("id") ?? "", body: request.body, access: access,
+                                     ifMatch: request.headers["if-match"])
+                },
+                .post: { fhir, request, access, parameters in
+                    guard Self.isValidateOperation(parameters.get("id") ?? "") else { return Self.unknownFHIRPath() }
+                    return await fhir.validateResource(type: Self.type(parameters, prefix), body: request.body, access: access)
                 },
                 .delete: { _, _, _, _ in Self.fhirNotDeletable() },
                 .patch: { _, _, _, _ in Self.fhirNotDeletable() },

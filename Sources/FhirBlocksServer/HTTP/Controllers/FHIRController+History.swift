@@ -1,0 +1,187 @@
+import ExactJSON
+import FhirBlocks
+import FhirBlocksStore
+
+/// Versions: `vread` (`GET /fhir/{type}/{id}/_history/{vid}`), the instance history
+/// (`GET /fhir/{type}/{id}/_history`) and the type history (`GET /fhir/{type}/_history`), read
+/// from the versions the store keeps (``FhirBlocksStore/ResourceHistoryStore``). A version is
+/// shown only when the token may read it as a read by id would (scope and labels), and the
+/// resource's current version too (a resource hidden now keeps its past hidden). Histories
+/// are `history` Bundles, newest first, paged by `_count` and an absolute `next` link.
+extension FHIRController {
+    /// `ETag` and `Last-Modified` of a version.
+    static func versionHeaders(_ record: FHIRResourceRecord) -> [(String, String)] {
+        [("ETag", "W/\"\(record.versionID)\""), ("Last-Modified", httpDate(record.lastUpdated))]
+    }
+
+    /// An HTTP date (RFC 9110's IMF-fixdate): `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func httpDate(_ instant: Timestamp) -> String {
+        let seconds = instant.secondsSince1970
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Howard Hinnant's civil_from_days.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let weekday = Int(((days % 7) + 11) % 7)   // 1970-01-01 was a Thursday
+        let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(names[weekday]), \(two(day)) \(months[Int(month) - 1]) \(year) \(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):"
+            + "\(two(secondOfDay % 60)) GMT"
+    }
+
+    /// The store's versions, nil when it keeps none.
+    var historyStore: (any ResourceHistoryStore)? { store as? any ResourceHistoryStore }
+
+    /// `GET /fhir/{type}/{id}/_history/{vid}`: one version, with its `ETag` and `Last-Modified`.
+    func vread(type: String, id: String, version versionText: String, access: BearerAccess) async -> ServiceResponse {
+        guard ResourceScope(type) != nil, Self.isValidID(id), type != "Consent", type != "AuditEvent" else {
+            return Self.outcome(status: 404, code: "not-found", "unknown resource")
+        }
+        guard covers(access.grants, type: type, interaction: .read) else {
+            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
+            return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover reading \(type)")
+        }
+        let notFound = Self.outcome(status: 404, code: "not-found", "\(type)/\(id)/_history/\(versionText) is not known")
+        guard let version = Int(versionText), version >= 1, let history = historyStore else { return notFound }
+        let record: FHIRResourceRecord?
+        let current: FHIRResourceRecord?
+        do {
+            current = try await store.resource(patient: access.token.patient, type: type, id: id)
+            record = try await history.resourceVersion(patient: access.token.patient, type: type, id: id, version: version)
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "storage failure")
+        }
+        guard let record, let current, visible(stored: current.json, type: type, interaction: .read, grants: access.grants),
+              visible(stored: record.json, type: type, interaction: .read, grants: access.grants) else {
+            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found")
+            return notFound
+        }
+        do {
+            try await auditAccess(access, resources: ["\(type)/\(id)/_history/\(version)"], outcome: .success)
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "the access could not be audited")
+        }
+        return ServiceResponse(contentType: Self.fhirJSON, headers: Self.versionHeaders(record), body: record.json)
+    }
+
+    /// `GET /fhir/{type}/{id}/_history` (`id` given) or `GET /fhir/{type}/_history`: a page of
+    /// versions, newest first.
+    func history(type: String, id: String?, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
+        guard ResourceScope(type) != nil, type != "Consent", type != "AuditEvent", id.map(Self.isValidID) ?? true else {
+            return Self.outcome(status: 404, code: "not-found", "unknown resource")
+        }
+        guard covers(access.grants, type: type, interaction: .read) else {
+            try? await auditAccess(access, resources: [id.map { "\(type)/\($0)" } ?? type], outcome: .minorFailure, reason: "insufficient_scope")
+            return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover reading \(type)")
+        }
+        var count = SearchQuery.defaultCount
+        var cursor: ResourceHistoryCursor?
+        do {
+            let parameters = try FormBody.parse(Array(request.rawQuery.utf8), mode: .strict, repeatsAllowed: true).value.fields
+            for (name, value) in parameters {
+                switch name {
+                case "_count":
+                    guard let number = Int(value), number >= 0 else { return Self.outcome(status: 400, code: "invalid", "_count must be a whole number") }
+                    count = min(number, SearchQuery.maximumCount)
+                case "_cursor":
+                    guard let parsed = ResourceHistoryCursor(text: value) else { return Self.outcome(status: 400, code: "invalid", "the cursor is not valid") }
+                    cursor = parsed
+                default:
+                    return Self.outcome(status: 400, code: "not-supported", "\(name) is not supported on _history (only _count)")
+                }
+            }
+        } catch {
+            return Self.outcome(status: 400, code: "invalid", "the query string cannot be read")
+        }
+        guard let historyStore else { return Self.outcome(status: 404, code: "not-found", "this store keeps no history") }
+        var page: [FHIRResourceRecord] = []
+        var more = false
+        do {
+            if let id {
+                // The resource must be readable now, or its history is not shown at all.
+                guard let current = try await store.resource(patient: access.token.patient, type: type, id: id),
+                      visible(stored: current.json, type: type, interaction: .read, grants: access.grants) else {
+                    try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found")
+                    return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
+                }
+            }
+            var after = cursor
+            var batch = min(count + 1, Self.everythingBatchLimit)
+            reading: while true {
+                let records = try await historyStore.resourceHistory(patient: access.token.patient, type: type, id: id, after: after, limit: batch)
+                // The current versions of the batch's resources, for their labels now.
+                var currentVisible: [String: Bool] = [:]
+                if id == nil {
+                    let ids = Array(Set(records.map(\.id)))
+                    for current in try await store.resources(patient: access.token.patient, type: type, ids: ids) {
+                        currentVisible[current.id] = visible(stored: current.json, type: type, interaction: .read, grants: access.grants)
+                    }
+                }
+                for record in records {
+                    after = ResourceHistoryCursor(after: record)
+                    guard id != nil || currentVisible[record.id] == true,
+                          visible(stored: record.json, type: type, interaction: .read, grants: access.grants) else { continue }
+                    if page.count == count {
+                        more = true
+                        break reading
+                    }
+                    page.append(record)
+                }
+                if records.count < batch { break }
+                batch = min(batch * 2, Self.everythingBatchLimit)
+            }
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "storage failure")
+        }
+        let subject = id.map { "\(type)/\($0)" } ?? type
+        do {
+            try await auditAccess(access, resources: page.isEmpty ? [subject] : page.map { "\($0.type)/\($0.id)/_history/\($0.versionID)" },
+                                  outcome: .success)
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "the access could not be audited")
+        }
+        let path = "\(baseURL)/fhir/\(subject)/_history"
+        var bundle = JSONObject()
+        bundle.append("resourceType", "Bundle")
+        bundle.append("type", "history")
+        if cursor == nil, !more { bundle.append("total", .number(String(page.count))) }
+        var links = [Self.link("self", path + "?" + Self.historyQuery(count: count, cursor: cursor))]
+        if more, let last = page.last {
+            links.append(Self.link("next", path + "?" + Self.historyQuery(count: count, cursor: ResourceHistoryCursor(after: last))))
+        }
+        bundle.append("link", .array(links))
+        var entries: [JSONValue] = []
+        for record in page {
+            guard let resource = try? JSONParser.parse(record.json, maximumDepth: 256) else { continue }
+            var entry = JSONObject()
+            entry.append("fullUrl", "\(baseURL)/fhir/\(record.type)/\(record.id)")
+            entry.append("resource", resource)
+            var requestObject = JSONObject()
+            requestObject.append("method", record.versionID == 1 ? "POST" : "PUT")
+            requestObject.append("url", record.versionID == 1 ? record.type : "\(record.type)/\(record.id)")
+            entry.append("request", .object(requestObject))
+            var response = JSONObject()
+            response.append("status", record.versionID == 1 ? "201" : "200")
+            response.append("etag", "W/\"\(record.versionID)\"")
+            response.append("lastModified", record.lastUpdated.wireText)
+            entry.append("response", .object(response))
+            entries.append(.object(entry))
+        }
+        if !entries.isEmpty { bundle.append("entry", .array(entries)) }
+        return .json(.object(bundle), contentType: Self.fhirJSON)
+    }
+
+    private static func historyQuery(count: Int, cursor: ResourceHistoryCursor?) -> String {
+        var fields: [(name: String, value: String)] = [(name: "_count", value: String(count))]
+        if let cursor { fields.append((name: "_cursor", value: cursor.text)) }
+        return String(decoding: FormBody(fields: fields).encoded(), as: UTF8.self)
+    }
+}
