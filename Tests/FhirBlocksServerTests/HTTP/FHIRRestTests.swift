@@ -376,4 +376,33 @@ import TestSupport
             #expect(try await fixture.send(.POST, "", token: nil, body: good).status == 401)
         }
     }
+
+    // MARK: $validate
+
+    @Test(arguments: TestBackend.available)
+    func validateAnswersAnOperationOutcomeAndStoresNothing(backend: TestBackend) async throws {
+        try await Self.with(backend) { fixture in
+            let token = fixture.walletToken
+            let valid = try await fixture.send(.POST, "Observation/$validate", token: token, body: Self.observation("v1"))
+            #expect(valid.status == 200 && valid.json["resourceType"] == .string("OperationOutcome"))
+            let validIssues = valid.json["issue"]?.arrayValue ?? []
+            #expect(validIssues.count == 1 && validIssues.first?.objectValue?["severity"] == .string("information"))
+            // A missing status and an unknown element: one error each, with their paths.
+            let invalid = #"{"resourceType":"Observation","code":{"text":"x"},"bogus":1}"#
+            let checked = try await fixture.send(.POST, "Observation/%24validate", token: token, body: invalid)
+            #expect(checked.status == 200)
+            let issues = (checked.json["issue"]?.arrayValue ?? []).compactMap(\.objectValue)
+            #expect(issues.count >= 2 && issues.allSatisfy { $0["severity"] == .string("error") }, "\(issues)")
+            let paths = issues.flatMap { $0["expression"]?.arrayValue ?? [] }.compactMap(\.stringValue)
+            #expect(paths.contains { $0.contains("status") } && paths.contains { $0.contains("bogus") }, "\(paths)")
+            // Inside Parameters too.
+            let parameters = #"{"resourceType":"Parameters","parameter":[{"name":"resource","resource":\#(invalid)}]}"#
+            #expect(try await fixture.send(.POST, "Observation/$validate", token: token, body: parameters).json["issue"]?.arrayValue?.count == issues.count)
+            // Nothing was stored; the wrong type, no JSON, or no token are refused.
+            #expect(try await fixture.send(.GET, "Observation?_summary=count", token: token).json["total"] == .number("0"))
+            #expect(try await fixture.send(.POST, "Patient/$validate", token: token, body: invalid).status == 400)
+            #expect(try await fixture.send(.POST, "Observation/$validate", token: token, body: "not json").status == 400)
+            #expect(try await fixture.send(.POST, "Observation/$validate", token: nil, body: invalid).status == 401)
+        }
+    }
 }
