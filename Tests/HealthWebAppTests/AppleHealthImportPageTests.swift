@@ -67,9 +67,9 @@ struct AppleHealthImportPageTests {
             }
             #expect(!done.body.contains("http-equiv=\"refresh\""))
             #expect(try await fixture.store.count(of: HKQuantityType(.bodyMass)) == weights + 2)
-            // The same export again: nothing new, every sample found already in the store.
+            // The same export again: nothing new, every sample found already in the store (no batch saved).
             let (_, again) = try await Self.upload(fixture, client, cookie, Array(Self.export.utf8), filename: "export.xml")
-            for text in ["Imported 0 samples in 1 batch; 4 already in the store; 2 not imported.", "<td>Weight</td><td>0</td><td>2</td>",
+            for text in ["Imported 0 samples in 0 batches; 4 already in the store; 2 not imported.", "<td>Weight</td><td>0</td><td>2</td>",
                          "<td>Sleep</td><td>0</td><td>1</td>", "<td>Steps</td><td>0</td><td>1</td>"] {
                 #expect(again.body.contains(text), "\(text): \(again.body)")
             }

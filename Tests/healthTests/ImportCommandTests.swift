@@ -70,7 +70,8 @@ struct ImportCommandTests {
         let query = try await runner.run(["store", "query", "--type", "stepCount", "--from", "2026-11-01", "--to", "2026-12-01", "--json"])
         #expect(query.output.components(separatedBy: "1200").count == 2, "\(query.output)")
         let again = try await runner.run(["import", "apple-health", file.path])
-        #expect(again.output.contains("Imported 0 samples in 1 batch; 4 already in the store; 0 not imported."), "\(again.output)")
+        // Nothing converted or saved again: the records are found in the store before a batch is made.
+        #expect(again.output.contains("Imported 0 samples in 0 batches; 4 already in the store; 0 not imported."), "\(again.output)")
     }
 
     @Test("Imports Apple's export.zip: export.xml streamed from it, its clinical records stored, the rest counted")
