@@ -50,7 +50,8 @@ struct HealthRecordPersonTests {
 
     @Test("A Patient's names: R4 and DSTU2 families, the official name first, text when there are no parts")
     func patientNames() throws {
-        let r4 = try #require(JSONParser.parse(#"{"resourceType":"Patient","birthDate":"1961-01-20","name":[{"use":"nickname","given":["Janey"],"family":"A"},{"use":"official","family":"Anyperson","given":["Jane","C."]}]}"#).objectValue)
+        let r4 = try #require(JSONParser.parse(#"{"resourceType":"Patient","birthDate":"1961-01-20","name":[{"use":"nickname","given":["Janey"],"family":"A"},"#
+                                               + #"{"use":"official","family":"Anyperson","given":["Jane","C."]}]}"#).objectValue)
         let people = HealthRecordPerson.people(inPatient: r4)
         #expect(people.first == Self.person(["Jane", "C."], "Anyperson", "1961-01-20"))
         #expect(people.first?.description == "Jane C. Anyperson (born 1961-01-20)")

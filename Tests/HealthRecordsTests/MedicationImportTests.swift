@@ -13,7 +13,8 @@ struct MedicationImportTests {
     static func request(_ id: String, code: String, text: String, timed: Bool, status: String = "active") -> String {
         let dosage = timed ? #","dosageInstruction":[{"timing":{"repeat":{"frequency":1,"period":1,"periodUnit":"d"}}}]"# : ""
         return #"{"resourceType":"MedicationRequest","id":"\#(id)","status":"\#(status)","intent":"order","subject":{"reference":"Patient/p1"},"#
-            + #""authoredOn":"2024-03-01","medicationCodeableConcept":{"coding":[{"system":"\#(rxNorm)","code":"\#(code)","display":"\#(text)"}],"text":"\#(text)"}"#
+            + #""authoredOn":"2024-03-01","#
+            + #""medicationCodeableConcept":{"coding":[{"system":"\#(rxNorm)","code":"\#(code)","display":"\#(text)"}],"text":"\#(text)"}"#
             + dosage + "}"
     }
 
@@ -58,7 +59,10 @@ struct MedicationImportTests {
         #expect(records.count == 4)
     }
 
-    @Test("A medication only finished records name is tracked archived, one entered in error not at all, one a current record also names stays current; the person's archive choice survives a re-import")
+    @Test("""
+        A medication only finished records name is tracked archived, one entered in error not at all, one a current record also names stays current; \
+        the person's archive choice survives a re-import
+        """)
     func statusesDecideArchiving() async throws {
         let test = TestStore()
         let importer = HealthRecordImporter(store: test.owner, verifier: try TestIssuer().verifier)

@@ -247,8 +247,10 @@ struct PortedClinicalRecordsCodeTests {
         let labBundle = """
             {"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"text":"Jane \
             Anyperson"}],"birthDate":"1961"}},\
-            {"fullUrl":"resource:1","resource":{"resourceType":"Observation","status":"final","code":{"coding":[{"system":"http://loinc.org","code":"94558-4"}]},\
-            "subject":{"reference":"resource:0"},"effectiveDateTime":"\(DateTime(recent).description)","valueCodeableConcept":{"coding":[{"system":"http://snomed.info/sct","code":"260385009"}]}}}]}
+            {"fullUrl":"resource:1","resource":{"resourceType":"Observation","status":"final",\
+            "code":{"coding":[{"system":"http://loinc.org","code":"94558-4"}]},\
+            "subject":{"reference":"resource:0"},"effectiveDateTime":"\(DateTime(recent).description)",\
+            "valueCodeableConcept":{"coding":[{"system":"http://snomed.info/sct","code":"260385009"}]}}}]}
             """
         for card in [try issuer.card(TestIssuer.vaccinationBundle), try issuer.card(labBundle)] {
             try await importer.importInput(Array(card.utf8), named: "card", into: &report)

@@ -48,8 +48,12 @@ struct TestIssuer {
     static let vaccinationBundle = """
         {"resourceType":"Bundle","type":"collection","entry":[
         {"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"Anyperson","given":["Jane","C."]}],"birthDate":"1961-01-20"}},
-        {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-01","lotNumber":"0000001"}},
-        {"fullUrl":"resource:2","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-29","lotNumber":"0000007"}}
+        {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed",\
+        "vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},\
+        "patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-01","lotNumber":"0000001"}},
+        {"fullUrl":"resource:2","resource":{"resourceType":"Immunization","status":"completed",\
+        "vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},\
+        "patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-29","lotNumber":"0000007"}}
         ]}
         """
 }
@@ -62,18 +66,21 @@ enum R4Fixtures {
         "subject":{"reference":"Patient/p1"},"effectiveDateTime":"2024-03-01"}
         """
     static let vitalSign = """
-        {"resourceType":"Observation","id":"bp1","status":"final","category":[{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/observation-category","code":"vital-signs"}]}],\
+        {"resourceType":"Observation","id":"bp1","status":"final",\
+        "category":[{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/observation-category","code":"vital-signs"}]}],\
         "code":{"coding":[{"system":"http://loinc.org","code":"8867-4","display":"Heart rate"}]},"subject":{"reference":"Patient/p1"},\
         "effectiveDateTime":"2024-03-02T08:30:00Z","valueQuantity":{"value":72.00,"unit":"beats/minute","system":"http://unitsofmeasure.org","code":"/min"}}
         """
     static let labResult = """
-        {"resourceType":"Observation","id":"a1c","status":"final","category":[{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/observation-category","code":"laboratory"}]}],\
+        {"resourceType":"Observation","id":"a1c","status":"final",\
+        "category":[{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/observation-category","code":"laboratory"}]}],\
         "code":{"text":"Hemoglobin A1c","coding":[{"system":"http://loinc.org","code":"4548-4"}]},"subject":{"reference":"Patient/p1"},\
         "effectivePeriod":{"start":"2024-03-03T08:00:00Z","end":"2024-03-03T09:00:00Z"},"valueQuantity":{"value":6.30,"unit":"%"},\
         "_status":{"extension":[{"url":"http://example.org/fhir/StructureDefinition/verified","valueBoolean":true}]}}
         """
     static let allergy = """
-        {"resourceType":"AllergyIntolerance","id":"al1","clinicalStatus":{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical","code":"active"}]},\
+        {"resourceType":"AllergyIntolerance","id":"al1",\
+        "clinicalStatus":{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical","code":"active"}]},\
         "code":{"coding":[{"system":"http://snomed.info/sct","code":"91936005","display":"Allergy to \
         penicillin"}]},"patient":{"reference":"Patient/p1"},"recordedDate":"2019-05-01"}
         """
@@ -82,7 +89,8 @@ enum R4Fixtures {
         """
 
     static func bundle(_ resources: [String]) -> String {
-        "{\"resourceType\":\"Bundle\",\"type\":\"collection\",\"entry\":[" + resources.map { "{\"fullUrl\":\"urn:uuid:\(UUID().uuidString.lowercased())\",\"resource\":\($0)}" }
+        "{\"resourceType\":\"Bundle\",\"type\":\"collection\",\"entry\":["
+            + resources.map { "{\"fullUrl\":\"urn:uuid:\(UUID().uuidString.lowercased())\",\"resource\":\($0)}" }
             .joined(separator: ",") + "]}"
     }
 }
@@ -95,7 +103,8 @@ enum DSTU2Fixtures {
         "medicationCodeableConcept":{"text":"Amoxicillin 250 mg"},"effectivePeriod":{"start":"2015-01-15","end":"2015-01-25"}}
         """
     static let vitalSign = """
-        {"resourceType":"Observation","id":"rr2","status":"final","category":{"coding":[{"system":"http://hl7.org/fhir/observation-category","code":"vital-signs"}]},\
+        {"resourceType":"Observation","id":"rr2","status":"final",\
+        "category":{"coding":[{"system":"http://hl7.org/fhir/observation-category","code":"vital-signs"}]},\
         "code":{"coding":[{"system":"http://loinc.org","code":"9279-1","display":"Respiratory rate"}]},"subject":{"reference":"Patient/p2"},\
         "effectiveDateTime":"2015-02-07T13:28:17-05:00","valueQuantity":{"value":26,"unit":"breaths/minute","system":"http://unitsofmeasure.org","code":"/min"}}
         """
@@ -105,7 +114,8 @@ enum DSTU2Fixtures {
         """
 
     static func bundle(_ resources: [String]) -> String {
-        "{\"resourceType\":\"Bundle\",\"type\":\"collection\",\"entry\":[" + resources.map { "{\"fullUrl\":\"urn:uuid:\(UUID().uuidString.lowercased())\",\"resource\":\($0)}" }
+        "{\"resourceType\":\"Bundle\",\"type\":\"collection\",\"entry\":["
+            + resources.map { "{\"fullUrl\":\"urn:uuid:\(UUID().uuidString.lowercased())\",\"resource\":\($0)}" }
             .joined(separator: ",") + "]}"
     }
 }

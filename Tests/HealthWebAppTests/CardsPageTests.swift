@@ -130,7 +130,8 @@ struct CardsPageTests {
         let (added, chunked, junk) = try await fixture.withClient { client in
             let cookie = try await client.startSession()
             func post(_ text: String) async throws -> WebAnswer {
-                try await client.send(.post, "/cards/add", cookie: cookie, multipart: MultipartBody().field("csrf", client.csrf(cookie)).field("shc", text).closed)
+                try await client.send(.post, "/cards/add", cookie: cookie,
+                                      multipart: MultipartBody().field("csrf", client.csrf(cookie)).field("shc", text).closed)
             }
             return (try await post("  SHC:/" + single.dropFirst("shc:/".count) + "\n"),
                     try await post(chunks.joined(separator: "\n\n")), try await post("hello world"))

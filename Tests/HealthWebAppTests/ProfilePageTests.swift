@@ -13,7 +13,10 @@ struct ProfilePageTests {
         ]}
         """
 
-    @Test("the profile and Medical ID are edited with the page's form and stored (date of birth, sex and blood type as the characteristics); a form without CSRF or with a wrong value changes nothing")
+    @Test("""
+        the profile and Medical ID are edited with the page's form and stored (date of birth, sex and blood type as the characteristics); a form \
+        without CSRF or with a wrong value changes nothing
+        """)
     func edit() async throws {
         let fixture = try await WebTestFixture.make(days: 1)
         try await fixture.withClient { client in

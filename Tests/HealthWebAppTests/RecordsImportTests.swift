@@ -12,7 +12,10 @@ struct RecordsImportTests {
         return count
     }
 
-    @Test("several files (a resource, a Synthea Bundle, a corrupt file) import as a job whose progress page ends on a summary; the corrupt file's error is shown and the rest is stored")
+    @Test("""
+        several files (a resource, a Synthea Bundle, a corrupt file) import as a job whose progress page ends on a summary; the corrupt file's error \
+        is shown and the rest is stored
+        """)
     func importFiles() async throws {
         let fixture = try await WebTestFixture.make(days: 1, uploadLimit: 8 << 20)
         let synthea = TestData.fhirExamples.appendingPathComponent("synthea-r4/Reginald_Auer_d46fae79-67eb-4721-a300-238c8eb943eb.json")
@@ -114,7 +117,8 @@ struct RecordsImportTests {
             #expect(try await client.send(.post, "/cards/add", cookie: cookie, multipart: cardNoToken).status == .forbidden)
             // Not closed: the body ends inside its last part.
             let malformed = try await client.send(.post, "/records/import", cookie: cookie,
-                                                  multipart: MultipartBody().field("csrf", client.csrf(cookie)).file("files", filename: "a.json", Array("{}".utf8)))
+                                                  multipart: MultipartBody().field("csrf", client.csrf(cookie))
+                                                      .file("files", filename: "a.json", Array("{}".utf8)))
             #expect(malformed.status == .badRequest)
             #expect(malformed.body.contains("The upload could not be read"))
         }

@@ -5,7 +5,10 @@ import Testing
 
 @Suite("Settings page")
 struct SettingsPageTests {
-    @Test("units chosen on the page are stored as the store's preferred units and used by Summary and Browse; a form without CSRF or with an unknown unit changes nothing")
+    @Test("""
+        units chosen on the page are stored as the store's preferred units and used by Summary and Browse; a form without CSRF or with an unknown unit \
+        changes nothing
+        """)
     func roundTrip() async throws {
         let fixture = try await WebTestFixture.make(days: 3)
         let bodyMass = HKQuantityType(.bodyMass)

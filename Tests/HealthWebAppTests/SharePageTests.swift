@@ -162,7 +162,10 @@ struct SharePageTests {
         }
     }
 
-    @Test("each preview then Import sends exactly one manifest request; a preview kept for one session and store is not imported by another, nor by a made-up token")
+    @Test("""
+        each preview then Import sends exactly one manifest request; a preview kept for one session and store is not imported by another, nor by a \
+        made-up token
+        """)
     func importOpensOnce() async throws {
         let fixture = try await WebTestFixture.make(days: 1)
         try await Self.withLinkServer { server, key in

@@ -44,7 +44,8 @@ struct SharingAuditPageTests {
     func readsOnePage() throws {
         var generator = SplitMix64(seed: 0x5A4E_A034)
         // A server that ignores _count (an older one) and sends more: the newest fifty are kept.
-        let (events, older) = SharingWallet.auditPage(try Self.bundle(count: 80, next: "https://x/fhir/AuditEvent?_count=50&_cursor=917", generator: &generator))
+        let (events, older) = SharingWallet.auditPage(
+            try Self.bundle(count: 80, next: "https://x/fhir/AuditEvent?_count=50&_cursor=917", generator: &generator))
         #expect(events.count == SharingWallet.auditPageSize)
         #expect(events.map(\.recorded) == events.map(\.recorded).sorted(by: >))
         #expect(events.first?.recorded == "2026-11-29T03:01:19.000Z")

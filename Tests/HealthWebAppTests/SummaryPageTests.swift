@@ -80,7 +80,8 @@ struct SummaryTimeTests {
         #expect(back.body.contains("href=\"/summary?period=week&amp;end=2025-11-26\">Next week →</a>"))
         let start = WebTestFixture.calendar.startOfDay(for: WebTestFixture.now).addingTimeInterval(-13 * 86_400)
         let statistics = try await HKStatisticsCollectionQueryDescriptor(
-            predicate: .quantitySample(type: HKQuantityType(.stepCount), predicate: HKQuery.predicateForSamples(withStart: start, end: start.addingTimeInterval(7 * 86_400))),
+            predicate: .quantitySample(type: HKQuantityType(.stepCount),
+                                       predicate: HKQuery.predicateForSamples(withStart: start, end: start.addingTimeInterval(7 * 86_400))),
             options: .cumulativeSum, anchorDate: start, intervalComponents: DateComponents(day: 1)).result(for: fixture.store)
         let expected = statistics.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: .count()) }
         #expect(expected.count == 7)

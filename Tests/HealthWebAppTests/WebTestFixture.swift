@@ -35,18 +35,22 @@ struct WebTestFixture: Sendable {
             let day = today.addingTimeInterval(Double(offset) * 86_400)
             func at(_ hour: Double) -> Date { day.addingTimeInterval(hour * 3600) }
             for hour in 8..<11 {
-                samples.append(HKQuantitySample(type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: Double(random.int(100...900))),
+                samples.append(HKQuantitySample(type: HKQuantityType(.stepCount),
+                                                quantity: HKQuantity(unit: .count(), doubleValue: Double(random.int(100...900))),
                                                 start: at(Double(hour)), end: at(Double(hour) + 1)))
             }
             for slot in 0..<6 {
                 samples.append(HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: Double(random.int(55...120))),
                                                 start: at(Double(slot) * 2 + 0.5), end: at(Double(slot) * 2 + 0.5)))
             }
-            samples.append(HKQuantitySample(type: HKQuantityType(.bodyMass), quantity: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 70 + Double(random.int(0...20)) / 10),
+            samples.append(HKQuantitySample(type: HKQuantityType(.bodyMass),
+                                            quantity: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 70 + Double(random.int(0...20)) / 10),
                                             start: at(7), end: at(7)))
-            let systolic = HKQuantitySample(type: HKQuantityType(.bloodPressureSystolic), quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: Double(random.int(110...130))),
+            let systolic = HKQuantitySample(type: HKQuantityType(.bloodPressureSystolic),
+                                            quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: Double(random.int(110...130))),
                                             start: at(7.2), end: at(7.2))
-            let diastolic = HKQuantitySample(type: HKQuantityType(.bloodPressureDiastolic), quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: Double(random.int(70...85))),
+            let diastolic = HKQuantitySample(type: HKQuantityType(.bloodPressureDiastolic),
+                                             quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: Double(random.int(70...85))),
                                              start: at(7.2), end: at(7.2))
             samples.append(HKCorrelation(type: HKCorrelationType(.bloodPressure), start: at(7.2), end: at(7.2), objects: [systolic, diastolic]))
             samples.append(HKCategorySample(type: HKCategoryType(.sleepAnalysis), value: HKCategoryValueSleepAnalysis.asleepCore.rawValue,

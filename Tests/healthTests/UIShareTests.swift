@@ -100,7 +100,10 @@ import Testing
         return String(body[start.lowerBound...].prefix { $0 != "<" })
     }
 
-    @Test("the form offers what health share create does: a single record and a single card picked from lists, wrong passcodes allowed, long-term (then Update) and direct links; a direct link with a passcode, or attempts without one, is refused in words")
+    @Test("""
+        the form offers what health share create does: a single record and a single card picked from lists, wrong passcodes allowed, long-term (then \
+        Update) and direct links; a direct link with a passcode, or attempts without one, is refused in words
+        """)
     func everyOption() async throws {
         let setup = try await UICommandTests.walletOnAServer()
         defer { setup.stop() }
@@ -209,7 +212,10 @@ import Testing
         #expect(accesses.map { $0["outcome"] as? String ?? "" } == ["opened"], "\(listed.output)")
     }
 
-    @Test("the Share page, a created link and a preview in Chromium at 1280 and 390 px, light and dark: no sideways scroll, no text under 11 px, contrast at least 4.5:1, no script, no console error; screenshots in .build/ui-screenshots",
+    @Test("""
+        the Share page, a created link and a preview in Chromium at 1280 and 390 px, light and dark: no sideways scroll, no text under 11 px, contrast \
+        at least 4.5:1, no script, no console error; screenshots in .build/ui-screenshots
+        """,
           .enabled(if: UICommandTests.browser != nil, "needs Debian's chromium and Playwright in OPENHEALTHKIT_PEERS_VENV (scripts/test.sh installs both)"))
     func look() async throws {
         let python = try #require(UICommandTests.browser)

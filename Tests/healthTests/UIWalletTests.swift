@@ -28,7 +28,10 @@ import Testing
         return String(page[start.upperBound...].prefix { $0 != "\"" })
     }
 
-    @Test("the Sharing page grants and revokes through the wallet (the app's next read follows), lists who saw the data with a verified log, and shows a refusal without changing anything")
+    @Test("""
+        the Sharing page grants and revokes through the wallet (the app's next read follows), lists who saw the data with a verified log, and shows a \
+        refusal without changing anything
+        """)
     func sharingWithAWallet() async throws {
         let setup = try await UICommandTests.walletOnAServer()
         defer { setup.stop() }

@@ -16,7 +16,8 @@ enum CardUpload {
             case .notAnImage: "the file is not a PNG or JPEG image"
             case .noQRCode: "no QR code was found in the image"
             case .unreadable: "the image could not be read"
-            case .readerUnavailable: "QR images cannot be read on this computer (zxing-cpp is not installed); upload the card file or paste its shc:/ text instead"
+            case .readerUnavailable:
+                "QR images cannot be read on this computer (zxing-cpp is not installed); upload the card file or paste its shc:/ text instead"
             }
         }
     }

@@ -103,7 +103,8 @@ struct CardsView {
         }
         let trustText = hasTrustPolicy
             ? "Each card's signature, expiry and revocation were checked, and its issuer against the trusted issuers."
-            : "Each card's signature, expiry and revocation were checked. No list of trusted issuers was given (health ui --trust-directory FILE), so trust is not decided."
+            : "Each card's signature, expiry and revocation were checked. "
+                + "No list of trusted issuers was given (health ui --trust-directory FILE), so trust is not decided."
         // Older: the next page from its cursor; newer: back to the newest cards (the browser's
         // Back button returns one page).
         let newer = page > 1 ? "/cards" : ""

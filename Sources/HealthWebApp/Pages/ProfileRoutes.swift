@@ -52,11 +52,15 @@ extension HealthWebApp {
             profile.biologicalSex = choice.0
         }
         if let blood = form["bloodType"] {
-            guard let value = Int(blood).flatMap(HKBloodType.init(rawValue:)) else { throw refuse("The form chose a blood type that is not one of the choices") }
+            guard let value = Int(blood).flatMap(HKBloodType.init(rawValue:)) else {
+                throw refuse("The form chose a blood type that is not one of the choices")
+            }
             profile.bloodType = value
         }
         if let donor = form["organDonor"] {
-            guard let choice = ProfileView.organDonor.first(where: { $0.1 == donor }) else { throw refuse("The form chose an organ donor answer that is not one of the choices") }
+            guard let choice = ProfileView.organDonor.first(where: { $0.1 == donor }) else {
+                throw refuse("The form chose an organ donor answer that is not one of the choices")
+            }
             profile.medicalID.organDonor = choice.0
         }
         if let conditions = lines("conditions") { profile.medicalID.conditions = conditions }

@@ -115,7 +115,8 @@ struct RecentlyDeletedView {
         <p><a href="/browse">All types</a></p>
         <section class="card" aria-labelledby="deleted-heading">
         <h2 id="deleted-heading">Deleted in the last 30 days</h2>
-        <p>Deleted samples stay here, encrypted like the rest of the store, for 30 days. Restoring one adds it back as a new sample with the same value, dates, source and details.</p>
+        <p>Deleted samples stay here, encrypted like the rest of the store, for 30 days. \
+        Restoring one adds it back as a new sample with the same value, dates, source and details.</p>
         {{#hasItems}}
         <ul class="deleted">
         {{#items}}<li><div><strong>{{type}}</strong> {{value}}<br>

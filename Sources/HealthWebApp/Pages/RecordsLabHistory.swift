@@ -65,7 +65,8 @@ struct RecordsLabHistory {
         let svg = SVGChart.line(points, id: "history", title: title, band: range.map { ($0.low, $0.high) })
         let rangeText: String
         switch (range?.low, range?.high) {
-        case let (low?, high?): rangeText = "The band is the reference range, \(HealthFormatter.writtenNumber(low)) to \(HealthFormatter.writtenNumber(high))\(unit)."
+        case let (low?, high?):
+            rangeText = "The band is the reference range, \(HealthFormatter.writtenNumber(low)) to \(HealthFormatter.writtenNumber(high))\(unit)."
         case let (low?, nil): rangeText = "The band is the reference range, from \(HealthFormatter.writtenNumber(low))\(unit)."
         case let (nil, high?): rangeText = "The band is the reference range, up to \(HealthFormatter.writtenNumber(high))\(unit)."
         default: rangeText = "The result gives no reference range."

@@ -29,17 +29,26 @@ struct SettingsUnits: Sendable {
                       options: [Option(id: "kg", label: "kilograms (kg)", unit: .gramUnit(with: .kilo)), Option(id: "lb", label: "pounds (lb)", unit: .pound()),
                                 Option(id: "st", label: "stones (st)", unit: HKUnit(from: "st"))]),
         SettingsUnits(id: "glucose", label: "Blood glucose", types: [HKQuantityType(.bloodGlucose)],
-                      options: [Option(id: "mmol", label: "mmol/L", unit: HKUnit.moleUnit(with: .milli, molarMass: HealthUnits.molarMass(for: HKQuantityType(.bloodGlucose)) ?? HKUnitMolarMassBloodGlucose)
+                      options: [Option(id: "mmol", label: "mmol/L",
+                                       unit: HKUnit.moleUnit(with: .milli,
+                                                             molarMass: HealthUnits.molarMass(for: HKQuantityType(.bloodGlucose))
+                                                                 ?? HKUnitMolarMassBloodGlucose)
                                         .unitDivided(by: .liter())),
                                 Option(id: "mg", label: "mg/dL", unit: HKUnit.gramUnit(with: .milli).unitDivided(by: .literUnit(with: .deci)))]),
         SettingsUnits(id: "temperature", label: "Body temperature", types: [HKQuantityType(.bodyTemperature), HKQuantityType(.basalBodyTemperature)],
-                      options: [Option(id: "c", label: "degrees Celsius (°C)", unit: .degreeCelsius()), Option(id: "f", label: "degrees Fahrenheit (°F)", unit: .degreeFahrenheit())]),
-        SettingsUnits(id: "distance", label: "Distance", types: [HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceCycling), HKQuantityType(.distanceSwimming)],
-                      options: [Option(id: "km", label: "kilometres (km)", unit: .meterUnit(with: .kilo)), Option(id: "mi", label: "miles (mi)", unit: .mile())]),
+                      options: [Option(id: "c", label: "degrees Celsius (°C)", unit: .degreeCelsius()),
+                                Option(id: "f", label: "degrees Fahrenheit (°F)", unit: .degreeFahrenheit())]),
+        SettingsUnits(id: "distance", label: "Distance",
+                      types: [HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceCycling), HKQuantityType(.distanceSwimming)],
+                      options: [Option(id: "km", label: "kilometres (km)", unit: .meterUnit(with: .kilo)),
+                                Option(id: "mi", label: "miles (mi)", unit: .mile())]),
         SettingsUnits(id: "height", label: "Height", types: [HKQuantityType(.height)],
-                      options: [Option(id: "cm", label: "centimetres (cm)", unit: .meterUnit(with: .centi)), Option(id: "in", label: "inches (in)", unit: .inch())]),
-        SettingsUnits(id: "energy", label: "Energy", types: [HKQuantityType(.activeEnergyBurned), HKQuantityType(.basalEnergyBurned), HKQuantityType(.dietaryEnergyConsumed)],
-                      options: [Option(id: "kcal", label: "kilocalories (kcal)", unit: .kilocalorie()), Option(id: "kj", label: "kilojoules (kJ)", unit: .jouleUnit(with: .kilo))]),
+                      options: [Option(id: "cm", label: "centimetres (cm)", unit: .meterUnit(with: .centi)),
+                                Option(id: "in", label: "inches (in)", unit: .inch())]),
+        SettingsUnits(id: "energy", label: "Energy",
+                      types: [HKQuantityType(.activeEnergyBurned), HKQuantityType(.basalEnergyBurned), HKQuantityType(.dietaryEnergyConsumed)],
+                      options: [Option(id: "kcal", label: "kilocalories (kcal)", unit: .kilocalorie()),
+                                Option(id: "kj", label: "kilojoules (kJ)", unit: .jouleUnit(with: .kilo))]),
     ]
 
     /// The unit a form value chooses: nil for the default; throws when the value is not one of the options.

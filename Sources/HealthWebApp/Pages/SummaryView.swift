@@ -21,7 +21,8 @@ struct SummaryView {
                   columns: [column, "Lowest", "Average", "Highest"]) {
                       [$0.label, $0.low.map(SampleText.number) ?? "–", $0.value.map(SampleText.number) ?? "–", $0.high.map(SampleText.number) ?? "–"]
                   },
-            chart(id: "sleep", title: "Sleep", caption: (report.period == .year ? "Hours asleep on an average night of each month by stage: " : "Hours asleep each night by stage: ")
+            chart(id: "sleep", title: "Sleep",
+                  caption: (report.period == .year ? "Hours asleep on an average night of each month by stage: " : "Hours asleep each night by stage: ")
                     + SummaryReport.sleepStages.enumerated().map { "\($0.element.name) (\(["purple", "dark blue", "light blue", "teal", "grey"][$0.offset]))" }
                     .joined(separator: ", ") + ". Overlapping sources are counted once.",
                   svg: SVGChart.stacked(report.sleep, series: SummaryReport.sleepStages.map(\.name), id: "sleep", title: "Sleep per night by stage"),
@@ -29,9 +30,12 @@ struct SummaryView {
                   columns: [night] + SummaryReport.sleepStages.map { "\($0.name) (h)" }) { point in
                       [point.label] + SummaryReport.sleepStages.indices.map { index in index < point.segments.count ? hours(point.segments[index]) : "–" }
                   },
-            chart(id: "weight", title: "Weight", caption: "Average weight each \(each), in \(HealthUnits.label(for: report.weightUnit, type: HKQuantityType(.bodyMass))).",
+            chart(id: "weight", title: "Weight",
+                  caption: "Average weight each \(each), in \(HealthUnits.label(for: report.weightUnit, type: HKQuantityType(.bodyMass))).",
                   svg: SVGChart.line(report.weight, id: "weight", title: "Weight trend"), points: report.weight,
-                  columns: [column, "Weight (\(HealthUnits.label(for: report.weightUnit, type: HKQuantityType(.bodyMass))))"]) { [$0.label, $0.value.map(SampleText.number) ?? "–"] },
+                  columns: [column, "Weight (\(HealthUnits.label(for: report.weightUnit, type: HKQuantityType(.bodyMass))))"]) {
+                      [$0.label, $0.value.map(SampleText.number) ?? "–"]
+                  },
             chart(id: "pressure", title: "Blood pressure", caption: "Each \(each)'s average diastolic (bottom) to systolic (top), in mmHg.",
                   svg: SVGChart.ranges(report.bloodPressure, id: "pressure", title: "Blood pressure per \(per)"),
                   points: report.bloodPressure.map { ChartPoint(label: $0.label, value: $0.high, low: $0.low, high: $0.high) },
@@ -49,7 +53,9 @@ struct SummaryView {
             "previous": link(steps.previous), "next": steps.next.map(link) ?? false,
             "periodName": report.period.rawValue,
             "periods": periods, "charts": charts, "latest": latestRows, "hasLatest": !latest.isEmpty,
-            "range": report.period == .day ? String(text.date(lastDay).prefix(10)) : "\(text.date(report.interval.start).prefix(10)) to \(text.date(lastDay).prefix(10))",
+            "range": report.period == .day
+                ? String(text.date(lastDay).prefix(10))
+                : "\(text.date(report.interval.start).prefix(10)) to \(text.date(lastDay).prefix(10))",
         ])
     }
 

@@ -2,7 +2,8 @@
 /// HTML-escaped; `{{{x}}}` is used only for HTML that Swift code wrote (charts, page bodies).
 enum PageTemplates {
     static let all: [String: String] = [
-        "layout": layout, "problem": problem, "today": TodayView.template, "tile": TodayView.tile, "summary": summary, "chart": chart, "browse": browse, "type": TypePage.template,
+        "layout": layout, "problem": problem, "today": TodayView.template, "tile": TodayView.tile, "summary": summary, "chart": chart, "browse": browse,
+        "type": TypePage.template,
         "records": records, "record": record, "sharing": sharing,
         "wallet": SharingWalletView.template, "settings": SettingsView.template,
         "profile": ProfileView.template,

@@ -33,7 +33,8 @@ enum UploadTemplates {
         <section class="card" aria-labelledby="card-{{uuid}}">
         <h2 id="card-{{uuid}}">{{title}}</h2>
         <p class="verdict" data-verifies="{{verifies}}"><strong>{{verdict}}</strong></p>
-        {{#hasReasons}}<ul class="reasons">{{#reasons}}<li>{{text}} <details><summary>Details</summary><code>{{detail}}</code></details></li>{{/reasons}}</ul>{{/hasReasons}}
+        {{#hasReasons}}<ul class="reasons">{{#reasons}}<li>{{text}} \
+        <details><summary>Details</summary><code>{{detail}}</code></details></li>{{/reasons}}</ul>{{/hasReasons}}
         <div class="cardbody">
         <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{text}}</dd>{{/fields}}</dl>
         {{#hasQR}}<figure>{{{qr}}}<figcaption>Show this QR code to be checked.</figcaption></figure>{{/hasQR}}
@@ -41,7 +42,8 @@ enum UploadTemplates {
         </section>
         {{/cards}}
         {{^hasCards}}<p>The store has no health cards yet.</p>{{/hasCards}}
-        {{#hasPager}}<nav class="pager" aria-label="More health cards">{{#hasNewer}}<a href="{{newer}}">Newer cards</a> {{/hasNewer}}{{#hasOlder}}<a href="{{older}}">Older cards</a>{{/hasOlder}}</nav>{{/hasPager}}
+        {{#hasPager}}<nav class="pager" aria-label="More health cards">{{#hasNewer}}<a href="{{newer}}">Newer cards</a> {{/hasNewer}}\
+        {{#hasOlder}}<a href="{{older}}">Older cards</a>{{/hasOlder}}</nav>{{/hasPager}}
         """
 
     static let recordsImportForm = """
@@ -73,7 +75,8 @@ enum UploadTemplates {
         {{#unreadable}}<h3>{{input}}</h3><p>{{reason}}</p>{{/unreadable}}
         {{#refusals}}<h3>{{input}} ({{location}})</h3>
         <ul class="reasons">{{#reasons}}<li>{{text}} <details><summary>Details</summary><code>{{detail}}</code></details></li>{{/reasons}}</ul>{{/refusals}}
-        {{#otherPerson}}<p>This store keeps the records of the person of its <a href="/profile">profile</a>. To keep another person's records in it anyway, choose the files again and tick “even if they are another person's”.</p>{{/otherPerson}}
+        {{#otherPerson}}<p>This store keeps the records of the person of its <a href="/profile">profile</a>. \
+        To keep another person's records in it anyway, choose the files again and tick “even if they are another person's”.</p>{{/otherPerson}}
         </section>
         {{/hasProblems}}
         <p><a href="{{back}}">{{backText}}</a></p>
