@@ -1,0 +1,129 @@
+import ExactJSON
+import FhirBlocks
+@testable import FhirBlocksServer
+import FhirBlocksStore
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+
+/// A backend client's `jwks_uri` is fetched at most once per `refetchSeconds`, whatever the
+/// outcome, over real HTTP on 127.0.0.1: a URL that fails, or assertions naming unknown `kid`s,
+/// sent many at once and again and again, cannot make the server fetch in a loop.
+@Suite("backend key sets: fetched at most once per refetch window")
+struct BackendKeySetResolverTests {
+    @Test func aFailingKeySetURLIsFetchedOnceAWindowHoweverManyAssertionsNameIt() async throws {
+        let server = try await CountingKeySetServer.start(body: nil)
+        defer { Task { await server.stop() } }
+        let resolver = BackendKeySetResolver()
+        let client = try Self.client(url: server.url)
+        let now: Int64 = 1_800_000_000
+        // Twenty assertions at once, then more within the window: one fetch, every one refused.
+        let refusals = await withTaskGroup(of: BackendAssertionError?.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    do throws(BackendAssertionError) {
+                        _ = try await resolver.keySet(of: client, kid: "a", now: now, allowingLoopback: true)
+                        return nil
+                    } catch { return error }
+                }
+            }
+            return await group.reduce(into: [BackendAssertionError?]()) { $0.append($1) }
+        }
+        #expect(refusals.count == 20 && refusals.allSatisfy { $0?.reason.contains("500") == true })
+        #expect(server.requests == 1)
+        for second in [1, 10, 29] {
+            await #expect(throws: BackendAssertionError.self) {
+                _ = try await resolver.keySet(of: client, kid: "a", now: now + Int64(second), allowingLoopback: true)
+            }
+        }
+        #expect(server.requests == 1)
+        // After the window, one more fetch.
+        await #expect(throws: BackendAssertionError.self) {
+            _ = try await resolver.keySet(of: client, kid: "a", now: now + 30, allowingLoopback: true)
+        }
+        #expect(server.requests == 2)
+    }
+
+    @Test func unknownKidsRefetchOnceAWindowAndAKeptSetServesItsKids() async throws {
+        let key = try BackendTestKey.es256("a")
+        let keySet = JSONValue.object(JSONObject(members: [JSONMember(key: "keys", value: .array([key.jwk]))]))
+        let server = try await CountingKeySetServer.start(body: JSONWriter.serialize(keySet))
+        defer { Task { await server.stop() } }
+        let resolver = BackendKeySetResolver()
+        let client = try Self.client(url: server.url)
+        let now: Int64 = 1_800_000_000
+        // Ten assertions at once share one fetch.
+        let found = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<10 {
+                group.addTask { (try? await resolver.keySet(of: client, kid: "a", now: now, allowingLoopback: true))?.keys(kid: "a").count ?? 0 }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(found == 10)
+        #expect(server.requests == 1)
+        // A known kid within the set's lifetime: no fetch. An unknown kid within the window: the
+        // kept set (which lacks it), no fetch; after the window, one fetch.
+        #expect(try await resolver.keySet(of: client, kid: "a", now: now + 200, allowingLoopback: true).keys(kid: "a").count == 1)
+        for second in [5, 15, 29] {
+            #expect(try await resolver.keySet(of: client, kid: "rotated", now: now + Int64(second), allowingLoopback: true)
+                .keys(kid: "rotated").isEmpty)
+        }
+        #expect(server.requests == 1)
+        _ = try await resolver.keySet(of: client, kid: "rotated", now: now + 31, allowingLoopback: true)
+        #expect(server.requests == 2)
+        // Past the lifetime the known kid fetches again.
+        _ = try await resolver.keySet(of: client, kid: "a", now: now + 31 + BackendKeySetResolver.lifetimeSeconds, allowingLoopback: true)
+        #expect(server.requests == 3)
+    }
+
+    static func client(url: String) throws -> BackendClient {
+        BackendClient(clientID: try #require(CsiGuid("7c5b8363-504b-4f83-9d01-caa4e28a156e")), clientName: nil, jwks: nil, jwksURI: url,
+                      registeredAt: Timestamp(secondsSince1970: 1_800_000_000))
+    }
+}
+
+/// A loopback server at `/jwks.json` that counts its requests and answers `body` (or 500 when nil).
+struct CountingKeySetServer: Sendable {
+    let port: Int
+    let task: Task<Void, any Error>
+    let counter: Counter
+    var url: String { "http://127.0.0.1:\(port)/jwks.json" }
+    var requests: Int { counter.value.withLock { $0 } }
+
+    final class Counter: Sendable {
+        let value = Mutex(0)
+    }
+
+    static func start(body: [UInt8]?) async throws -> CountingKeySetServer {
+        let counter = Counter()
+        let router = Router()
+        router.get("jwks.json") { _, _ in
+            counter.value.withLock { $0 += 1 }
+            guard let body else { return Response(status: .internalServerError) }
+            return Response(status: .ok, headers: [.contentType: "application/jwk-set+json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        var logger = Logger(label: "jwks-count-test")
+        logger.logLevel = .warning
+        let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                                      onServerRunning: { channel in
+                                          continuation.yield(channel.localAddress?.port ?? 0)
+                                          continuation.finish()
+                                      }, logger: logger)
+        let task = Task { try await application.runService() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else {
+            task.cancel()
+            throw TestSkip("the key set server did not start")
+        }
+        return CountingKeySetServer(port: port, task: task, counter: counter)
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+}
