@@ -26,7 +26,8 @@ struct HealthCardSources: Sendable {
         guard writers.values.contains(where: { sources.contains($0.writer) }) else { return HealthCardSources(sources: sources, targets: [:]) }
         var targets: [String: [(version: Int?, recorded: Timestamp)]] = [:]
         for record in try await store.resources(patient: patient, type: "Provenance") {
-            guard let writer = writers[record.id], writer.versionID == record.versionID, sources.contains(writer.writer), let provenance = try? JSONParser.parse(record.json) else { continue }
+            guard let writer = writers[record.id], writer.versionID == record.versionID, sources.contains(writer.writer),
+                  let provenance = try? JSONParser.parse(record.json) else { continue }
             for target in provenance["target"]?.arrayValue ?? [] {
                 guard let reference = target["reference"]?.stringValue, let parsed = Self.parse(reference, baseURL: baseURL) else { continue }
                 targets[parsed.key, default: []].append((parsed.version, record.lastUpdated))

@@ -21,7 +21,8 @@ public struct ServiceResponse: Sendable {
     }
 
     /// A JSON response.
-    public static func json(_ value: JSONValue, status: Int = 200, contentType: String = "application/json", headers: [(String, String)] = []) -> ServiceResponse {
+    public static func json(_ value: JSONValue, status: Int = 200, contentType: String = "application/json",
+                            headers: [(String, String)] = []) -> ServiceResponse {
         ServiceResponse(status: status, contentType: contentType, headers: headers, body: JSONWriter.serialize(value))
     }
 

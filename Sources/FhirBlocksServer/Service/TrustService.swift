@@ -56,7 +56,8 @@ public final class TrustService: Sendable {
     ///   - logger: The logger.
     ///   - metrics: The metrics the server counts into.
     public init(store: any TrustStore, configuration: ServerConfiguration = ServerConfiguration(), auditKey: CsiSigningKey,
-                cardIssuerKey: SHCIssuerKey? = nil, clock: TrustClock = .system, logger: Logger = Logger(label: "fhirblocks"), metrics: ServerMetrics = ServerMetrics()) {
+                cardIssuerKey: SHCIssuerKey? = nil, clock: TrustClock = .system, logger: Logger = Logger(label: "fhirblocks"),
+                metrics: ServerMetrics = ServerMetrics()) {
         self.store = store
         self.configuration = configuration
         self.auditKey = auditKey

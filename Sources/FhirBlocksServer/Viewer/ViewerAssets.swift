@@ -754,7 +754,8 @@ form, .file { background: #fff; border-radius: 12px; padding: 1rem; margin: 1rem
 .field label { display: block; font-weight: 600; }
 input { width: 100%; max-width: 24rem; font: inherit; padding: 0.6rem; border: 1px solid #8e8e93; border-radius: 8px; }
 input:focus, button:focus { outline: 3px solid #0a84ff; outline-offset: 1px; }
-button { font: inherit; font-weight: 600; padding: 0.6rem 1.2rem; border: 0; border-radius: 8px; background: #0a60c9; color: #fff; cursor: pointer; min-height: 44px; }
+button { font: inherit; font-weight: 600; padding: 0.6rem 1.2rem; border: 0; border-radius: 8px; background: #0a60c9; color: #fff; \#
+cursor: pointer; min-height: 44px; }
 button:disabled { opacity: 0.6; }
 .problem { background: #fff0f0; color: #8a1010; border-left: 4px solid #c62828; padding: 0.75rem 1rem; border-radius: 8px; }
 h2 { font-size: 1.25rem; margin: 1.5rem 0 0.5rem; }

@@ -37,10 +37,13 @@ import TestSupport
                 // Legacy VACA: the non-JWS assertion, unencoded in the form body; then vaca/access with
                 // a code-bound legacy client assertion, answered with the bare token.
                 let iat = world.now.secondsSince1970
-                let payload = #"{"iss":"\#(app.csi.rawValue)","sub":"\#(app.csi.rawValue)","aud":"\#(TestWorld.base)/vaca/auth","iat":"\#(iat)","exp":"\#(iat + 300)","jti":"\#(app.deviceId)","scope":"patient/Patient.read sens/ETH sens/SOC conf/V","sta":"\#(app.deviceId)"}"#
+                let payload = #"{"iss":"\#(app.csi.rawValue)","sub":"\#(app.csi.rawValue)","aud":"\#(TestWorld.base)/vaca/auth","iat":"\#(iat)","# +
+                    #""exp":"\#(iat + 300)","jti":"\#(app.deviceId)","scope":"patient/Patient.read sens/ETH sens/SOC conf/V","sta":"\#(app.deviceId)"}"#
                 let assertion = try AssertionBuilder.legacy(payloadJSON: payload, key: app.key)
-                let authBody = Array("grant_type=authorization_code&assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer&assertion=\(assertion)".utf8)
-                let auth = try await exchange.send(.POST, "\(base)/smoac/vaca/auth", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: authBody)
+                let authBody = Array(("grant_type=authorization_code&assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer" +
+                                      "&assertion=\(assertion)").utf8)
+                let auth = try await exchange.send(.POST, "\(base)/smoac/vaca/auth", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                                   body: authBody)
                 #expect(auth.status == 200, "\(String(decoding: auth.body, as: UTF8.self))")
                 let code = try #require(world.json(ServiceResponse(body: auth.body))["code"]?.stringValue)
                 let accessAssertion = try AssertionBuilder.legacy(headerJSON: #"{"kid":"\#(app.csi.rawValue)","alg":"ES256"}"#,
@@ -48,19 +51,24 @@ import TestSupport
                 let accessForm = FormBody(fields: [(name: "grant_type", value: "authorization_code"), (name: "code", value: code),
                                                    (name: "client_assertion_type", value: VacaAuthRequest.jwtBearerAssertionType),
                                                    (name: "client_assertion", value: accessAssertion)]).encoded()
-                let access = try await exchange.send(.POST, "\(base)/smoac/vaca/access", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: accessForm)
+                let access = try await exchange.send(.POST, "\(base)/smoac/vaca/access", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                                     body: accessForm)
                 #expect(access.status == 200)
                 let bareToken = String(decoding: access.body, as: UTF8.self)
                 #expect(!bareToken.contains("{") && bareToken.utf8.count == 43)
                 // The wallet stores its Patient; the legacy client reads Patient/fbcFhirId with "Bearer<token>".
-                let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
-                let put = try await exchange.send(.PUT, "\(base)/fhir/Patient/p1", headers: [("Authorization", "Bearer \(walletToken)"), ("Content-Type", "application/fhir+json")],
+                let walletToken = try #require(world.json(try await world.clientCredentials(wallet,
+                                                                                            scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
+                let put = try await exchange.send(.PUT, "\(base)/fhir/Patient/p1",
+                                                  headers: [("Authorization", "Bearer \(walletToken)"),
+                                                            ("Content-Type", "application/fhir+json")],
                                                       body: Array(#"{"resourceType":"Patient","id":"p1","gender":"female"}"#.utf8))
                 #expect(put.status == 201)
                 let read = try await exchange.send(.GET, "\(base)/fhir/Patient/fbcFhirId/?_format=json", headers: [("Authorization", "Bearer\(bareToken)")])
                 #expect(read.status == 200 && world.json(ServiceResponse(body: read.body))["id"] == .string("p1"))
                 // The quirks accepted are in the audit log.
-                let quirks = try await world.store.auditRecords(from: 0, limit: 1000).compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }.flatMap(\.quirks)
+                let quirks = try await world.store.auditRecords(from: 0, limit: 1000)
+                    .compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }.flatMap(\.quirks)
                 for quirk in [CompatQuirk.handBuiltClaimsText, .legacyJWTEncoding, .legacyJWTSignature, .stringTimeClaims, .constantJTI, .codeBoundAssertion,
                               .bearerWithoutSpace, .fbcFhirIdAlias] {
                     #expect(quirks.contains(quirk), "\(quirk) not audited")

@@ -17,11 +17,14 @@ struct FhirClientInteropTests {
         try await withTeardown({ await server.stop(); await world.close() }) {
             let wallet = try await world.register(.wallet("w", firstName: "Alice"))
             let app = try await world.register(.app("a"))
-            let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V", audience: "\(server.baseURL)/oauth/token"))["access_token"]?.stringValue)
+            let walletGrant = world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V", audience: "\(server.baseURL)/oauth/token"))
+            let walletToken = try #require(walletGrant["access_token"]?.stringValue)
             #expect(await world.fhir("PUT", "Patient/alice", token: walletToken,
-                                     body: Array(#"{"resourceType":"Patient","id":"alice","name":[{"family":"Test","given":["Alice"]}],"gender":"female"}"#.utf8)).status == 201)
+                                     body: Array((#"{"resourceType":"Patient","id":"alice","# +
+                                                  #""name":[{"family":"Test","given":["Alice"]}],"gender":"female"}"#).utf8)).status == 201)
             #expect(await world.fhir("PUT", "Observation/o1", token: walletToken,
-                                     body: Array(#"{"resourceType":"Observation","id":"o1","status":"final","code":{"text":"pulse"},"valueQuantity":{"value":61.0,"unit":"/min"}}"#.utf8)).status == 201)
+                                     body: Array((#"{"resourceType":"Observation","id":"o1","status":"final","code":{"text":"pulse"},"# +
+                                                  #""valueQuantity":{"value":61.0,"unit":"/min"}}"#).utf8)).status == 201)
             #expect(try await world.grant(from: wallet, to: [app], resource: "*", confidentiality: "N", sensitivity: []).status == 200)
 
             let jwt = try world.assertion(app, audience: "\(server.baseURL)/oauth/token")

@@ -97,7 +97,8 @@ final class InteractivePeer: @unchecked Sendable {
                     bytes.append(byte)
                 }
                 if bytes.isEmpty {
-                    continuation.resume(throwing: TestSkip("the script printed nothing: \(String(decoding: self.error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"))
+                    continuation.resume(throwing: TestSkip("the script printed nothing: "
+                                                           + String(decoding: self.error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)))
                 } else {
                     continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
                 }

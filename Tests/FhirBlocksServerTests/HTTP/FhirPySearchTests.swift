@@ -19,7 +19,8 @@ struct FhirPySearchTests {
             let otherWallet = try await world.register(.wallet("w2", firstName: "Bob"))
             let app = try await world.register(.app("a"))
             let audience = "\(server.baseURL)/oauth/token"
-            let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V", audience: audience))["access_token"]?.stringValue)
+            let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V",
+                                                                                        audience: audience))["access_token"]?.stringValue)
             let days = ["2020-05-01", "2020-01-02", "2019-12-31", "2020-03-03", "2020-07-07", "2021-02-02", "2020-02-02"]
             for (index, day) in days.enumerated() {
                 let code = index == 3 ? "8310-5" : "8867-4"

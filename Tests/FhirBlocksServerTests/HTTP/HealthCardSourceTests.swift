@@ -60,7 +60,8 @@ import Testing
             let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
             // An app the patient lets write and read Immunizations, and a clinic the operator lists.
             let app = try await world.register(.app("forger"))
-            #expect(try await world.grant(from: wallet, to: [app], resource: "Immunization", access: "cruds", confidentiality: "N", sensitivity: []).status == 200)
+            #expect(try await world.grant(from: wallet, to: [app], resource: "Immunization",
+                                          access: "cruds", confidentiality: "N", sensitivity: []).status == 200)
             let clinic = try await world.register(.app("clinic"))
             #expect(try await world.grant(from: wallet, to: [clinic], resource: "*", access: "cruds", confidentiality: "N", sensitivity: []).status == 200)
 
@@ -68,7 +69,8 @@ import Testing
             let unsourced = try await RunningServer.start(world.service)
             do {
                 #expect(try await Self.send(unsourced, "PUT", "Patient/p1", token: walletToken,
-                                            body: Array(#"{"resourceType":"Patient","id":"p1","name":[{"family":"Anyperson"}],"birthDate":"1951-01-20"}"#.utf8)).status == 201)
+                                            body: Array((#"{"resourceType":"Patient","id":"p1","name":[{"family":"Anyperson"}],"# +
+                                                         #""birthDate":"1951-01-20"}"#).utf8)).status == 201)
                 let refused = try await Self.send(unsourced, "POST", "Patient/p1/$health-cards-issue", token: walletToken, body: Self.parameters)
                 #expect(refused.status == 501 && refused.json["resourceType"] == .string("OperationOutcome"))
                 let smart = try await HTTPExchange.send(.GET, "\(unsourced.baseURL)/.well-known/smart-configuration")
@@ -97,7 +99,8 @@ import Testing
                                    mentioning: ["Immunization/forged"], "the wallet's own data")
                 // The clinic records the patient: the identity is vouched for, the invented Immunization still is not.
                 let patient = try Self.created(try await Self.send(server, "POST", "Patient", token: clinicToken,
-                                                                   body: Array(#"{"resourceType":"Patient","name":[{"family":"Anyperson","given":["John"]}],"birthDate":"1951-01-20"}"#.utf8)))
+                                                                   body: Array((#"{"resourceType":"Patient","name":[{"family":"Anyperson","# +
+                                                                                #""given":["John"]}],"birthDate":"1951-01-20"}"#).utf8)))
                 let issuePath = "Patient/\(patient)/$health-cards-issue"
                 Self.expectRefused(try await Self.send(server, "POST", issuePath, token: walletToken, body: Self.parameters),
                                    mentioning: ["Immunization/forged"], "a wallet's Immunization beside the clinic's Patient")
@@ -134,7 +137,8 @@ import Testing
                 // wallet's Patient by a plain reference written after it).
                 cardWorld.clock.advance(seconds: 1)
                 _ = try Self.created(try await Self.send(server, "POST", "Provenance", token: clinicToken,
-                                                         body: Self.provenance(targets: ["Immunization/\(real)/_history/2", "\(TestWorld.base)/fhir/Patient/p1"])))
+                                                         body: Self.provenance(targets: ["Immunization/\(real)/_history/2",
+                                                                                         "\(TestWorld.base)/fhir/Patient/p1"])))
                 let vouched = try await Self.send(server, "POST", "Patient/p1/$health-cards-issue", token: walletToken, body: Self.parameters)
                 let vouchedCards = HealthCardsIssueTests.credentials(vouched.json)
                 try #require(vouched.status == 200 && vouchedCards.count == 1, "\(vouched.json)")
@@ -146,7 +150,8 @@ import Testing
                 Self.expectRefused(try await Self.send(server, "POST", "Patient/p1/$health-cards-issue", token: walletToken, body: Self.parameters),
                                    mentioning: ["Immunization/\(real)"], "a version the Provenance does not name")
                 // Refusals are audited.
-                let last = try #require(try await cardWorld.store.auditRecords(from: 0, limit: 100_000).last.map { try AuditEntry(canonicalBytes: $0.canonicalBytes) })
+                let last = try #require(try await cardWorld.store.auditRecords(from: 0, limit: 100_000).last
+                    .map { try AuditEntry(canonicalBytes: $0.canonicalBytes) })
                 #expect(last.outcome == .minorFailure && last.reason == "unvouched_data" && last.action == "E")
             } catch {
                 await server.stop()

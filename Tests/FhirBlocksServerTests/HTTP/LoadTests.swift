@@ -39,7 +39,8 @@ import TestSupport
                                 seen.append(response.status)
                                 token = world.json(ServiceResponse(body: response.body))["access_token"]?.stringValue ?? ""
                             } else {
-                                seen.append(try await HTTPExchange.send(.GET, "\(server.baseURL)/fhir/Observation/o1", headers: [("Authorization", "Bearer \(token)")]).status)
+                                seen.append(try await HTTPExchange.send(.GET, "\(server.baseURL)/fhir/Observation/o1",
+                                                                        headers: [("Authorization", "Bearer \(token)")]).status)
                             }
                         }
                         return seen

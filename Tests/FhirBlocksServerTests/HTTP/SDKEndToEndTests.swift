@@ -23,7 +23,8 @@ import TestSupport
             #expect(try await client.ping().name == "fhirblocks-smoac")
             _ = try await client.synchronizeClock()
             // 4.
-            let wallet = try await WalletClient.register(client: client, claims: PatientClaims(dateOfBirth: "1970-01-01", firstName: "Alice", lastName: "Test", gender: "F"))
+            let wallet = try await WalletClient.register(client: client, claims: PatientClaims(dateOfBirth: "1970-01-01", firstName: "Alice", lastName: "Test",
+                                                                                               gender: "F"))
             let app = try await AppClient.register(client: client)
             let provider = try await AppClient.register(client: client)
             _ = try await wallet.store(try JSONParser.parse(#"{"resourceType":"Patient","id":"alice","name":[{"family":"Test"}]}"#))
@@ -39,12 +40,14 @@ import TestSupport
             // 7. the app passes Observation reads on to the provider.
             var narrower = scope
             narrower.resource = .type("Observation")
-            #expect(try await app.grant(to: [provider.identity.csiGuid], scope: narrower, window: TimeWindow(notBefore: window.notBefore, notAfter: now.adding(seconds: 3600)),
+            #expect(try await app.grant(to: [provider.identity.csiGuid], scope: narrower,
+                                        window: TimeWindow(notBefore: window.notBefore, notAfter: now.adding(seconds: 3600)),
                                         patient: wallet.identity.csiGuid).count == 1)
             // …but not more than it holds.
             var wider = scope
             wider.access = .all
-            await #expect(throws: FhirBlocksClientError.self) { try await app.grant(to: [provider.identity.csiGuid], scope: wider, window: window, patient: wallet.identity.csiGuid) }
+            await #expect(throws: FhirBlocksClientError.self) { try await app.grant(to: [provider.identity.csiGuid], scope: wider,
+                                                                                    window: window, patient: wallet.identity.csiGuid) }
             // 8–9. VACA.
             let token = try await app.token(scope: "patient/Patient.read patient/Observation.read", wallet: wallet.identity.csiGuid)
             #expect(token.patient == wallet.identity.csiGuid.rawValue && token.expiresIn == 300)
@@ -85,7 +88,9 @@ import TestSupport
                 // An entry about the wallet inside the checkpointed range, so the wallet can read it.
                 let checkpointed = try #require(report.verifiedCheckpointSizes.last)
                 let about = try await world.store.auditRecords(from: checkpointed / 2, limit: checkpointed - checkpointed / 2)
-                let victim = try #require(about.first { (try? AuditEntry(canonicalBytes: $0.canonicalBytes))?.patient == wallet.identity.csiGuid.rawValue }?.index)
+                let victim = try #require(about.first {
+                    (try? AuditEntry(canonicalBytes: $0.canonicalBytes))?.patient == wallet.identity.csiGuid.rawValue
+                }?.index)
                 let queue = try DatabaseQueue(path: sqlite.path)
                 try await queue.write { db in
                     let bytes = try #require(try Data.fetchOne(db, sql: "SELECT canonical FROM audit_entry WHERE idx = ?", arguments: [victim]))

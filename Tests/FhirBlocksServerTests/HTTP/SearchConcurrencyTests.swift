@@ -18,8 +18,10 @@ import TestSupport
         try await withTeardown({ await server.stop(); await world.close() }) {
             let heavyWallet = try await world.register(.wallet("w", firstName: "A"))
             let otherWallet = try await world.register(.wallet("w2", firstName: "B"))
-            let heavyToken = try #require(world.json(try await world.clientCredentials(heavyWallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
-            let otherToken = try #require(world.json(try await world.clientCredentials(otherWallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
+            let heavyToken = try #require(world.json(try await world.clientCredentials(heavyWallet,
+                                                                                       scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
+            let otherToken = try #require(world.json(try await world.clientCredentials(otherWallet,
+                                                                                       scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
             try await SearchLoad.fill(world.store, patient: heavyWallet.csi, count: 20_000)
             try await SearchLoad.fill(world.store, patient: otherWallet.csi, count: 3)
             let heavy = "\(server.baseURL)/fhir/Observation?code=8867-4&_lastUpdated=ne2019&_sort=-date&_count=1000"

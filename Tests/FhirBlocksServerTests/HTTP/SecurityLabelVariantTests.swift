@@ -48,7 +48,8 @@ import Testing
     func variantAndUnknownLabelsHideFromGrantees(backend: TestBackend) async throws {
         try await TestWorld.with(backend) { world in
             let wallet = try await world.register(.wallet("w", firstName: "A"))
-            let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V sens/HIV"))["access_token"]?.stringValue)
+            let walletToken = try #require(world.json(try await world.clientCredentials(wallet,
+                                                                                        scope: "patient/*.cruds conf/V sens/HIV"))["access_token"]?.stringValue)
             let app = try await world.register(.app("reader"))
             #expect(try await world.grant(from: wallet, to: [app], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)
             let appToken = try await world.vacaToken(app, scope: "patient/Observation.rs conf/N")

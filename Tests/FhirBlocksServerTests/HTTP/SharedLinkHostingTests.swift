@@ -246,7 +246,8 @@ struct SharedLinkHostingTests {
             let token = try await setup.wallet.token().accessToken
             let raw = try await HTTPExchange.send(.POST, setup.server.baseURL + "/shl-links",
                                                   headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
-                                                  body: Array(#"{"files":[{"contentType":"application/smart-health-card","jwe":"\#(files[0].jwe)"}],"passcode":"1234","direct":true}"#.utf8))
+                                                  body: Array((#"{"files":[{"contentType":"application/smart-health-card","jwe":"\#(files[0].jwe)"}],"# +
+                                                               #""passcode":"1234","direct":true}"#).utf8))
             #expect(raw.status == 400 && String(decoding: raw.body, as: UTF8.self).contains("cannot have a passcode"))
             let record = try await setup.wallet.createLink(SharedLinkRequest(files: files, direct: true))
             #expect(record.flags == "U")
@@ -433,7 +434,8 @@ struct SharedLinkHostingTests {
             }
             #expect(control.reason.contains("control characters"))
         }
-        #expect((try? SharedLinkHost.readManifestRequest(Array(#"{"recipient":"Dr. Díaz 👩‍⚕️"}"#.utf8)).get())?.recipient == "Dr. Díaz 👩‍⚕️")
+        #expect((try? SharedLinkHost.readManifestRequest(Array(#"{"recipient":"Dr. Díaz 👩‍⚕️"}"#.utf8)).get())?.recipient
+                == "Dr. Díaz 👩‍⚕️")
     }
 
     /// The JWE shape check of uploaded files.

@@ -242,12 +242,14 @@ struct SharedLinkLimitsTests {
             // Newest first: by creation time, then id.
             #expect(zip(all, all.dropFirst()).allSatisfy { ($0.created, $0.id) >= ($1.created, $1.id) })
             // The store pages alike from any link.
-            let page = try await store.sharedLinks(owner: owner, limit: 10, after: SharedLinkListPosition(after: try #require(try await store.sharedLink(id: all[600].id))))
+            let page = try await store.sharedLinks(owner: owner, limit: 10,
+                                                   after: SharedLinkListPosition(after: try #require(try await store.sharedLink(id: all[600].id))))
             #expect(page.map(\.id) == all[601..<611].map(\.id))
             // A cursor the server did not write is refused.
             let token = try await setup.wallet.token().accessToken
             for bad in ["x", "1.short", "-1.\(newest.id)", "12345678901234567890.\(newest.id)", "\(created).\(newest.id).1"] {
-                let answer = try await HTTPExchange.send(.GET, setup.server.baseURL + "/shl-links?cursor=" + bad, headers: [("Authorization", "Bearer \(token)")])
+                let answer = try await HTTPExchange.send(.GET, setup.server.baseURL + "/shl-links?cursor=" + bad,
+                                                         headers: [("Authorization", "Bearer \(token)")])
                 #expect(answer.status == 400, "\(bad)")
             }
             #expect(SharedLinkHost.position(cursor: SharedLinkHost.cursor(SharedLinkListPosition(createdAt: setup.world.now, id: newest.id)))

@@ -13,7 +13,8 @@ import TestSupport
             let wallet = try await world.register(.wallet("w", firstName: "A"))
             try await RouterExchange.with(world.service) { exchange in
                 let registered = try await exchange.send(.POST, "/oauth/register", headers: [("Content-Type", "application/json")],
-                                                         body: Array(#"{"redirect_uris":["https://app.example/callback"],"token_endpoint_auth_method":"none"}"#.utf8))
+                                                         body: Array((#"{"redirect_uris":["https://app.example/callback"],"# +
+                                                                      #""token_endpoint_auth_method":"none"}"#).utf8))
                 #expect(registered.status == 201)
                 let client = try #require(world.json(ServiceResponse(body: registered.body))["client_id"]?.stringValue)
                 let query = world.authorizeQuery(client: client)

@@ -42,7 +42,8 @@ import TestSupport
             #expect(await world.fhir("PUT", "Observation/o1", token: walletToken,
                                      body: Array(#"{"resourceType":"Observation","id":"o1","status":"final","code":{"text":"x"}}"#.utf8)).status == 201)
             let readerToken = try await world.vacaToken(reader, scope: "patient/Observation.rs conf/V")
-            let strangerToken = try #require(world.json(try await world.clientCredentials(stranger, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
+            let strangerToken = try #require(world.json(try await world.clientCredentials(stranger,
+                                                                                          scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
             // The reader's reads, the wallet's own reads and another patient's entries, interleaved.
             var generator = SplitMix64(seed: 0xA0D1_7034)
             for _ in 0..<40 {

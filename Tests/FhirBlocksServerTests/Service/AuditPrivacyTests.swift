@@ -53,7 +53,8 @@ import Testing
             // FHIR views: the `*` grantee sees its own Consent and AuditEvents, not the observer's.
             func agents(_ bundle: JSONObject) -> Set<String> {
                 Set((bundle["entry"]?.arrayValue ?? []).compactMap {
-                    $0.objectValue?["resource"]?.objectValue?["agent"]?.arrayValue?.first?.objectValue?["who"]?.objectValue?["identifier"]?.objectValue?["value"]?.stringValue
+                    $0.objectValue?["resource"]?.objectValue?["agent"]?.arrayValue?.first?.objectValue?["who"]?.objectValue?["identifier"]?
+                        .objectValue?["value"]?.stringValue
                 })
             }
             func grantees(_ bundle: JSONObject) -> Int { bundle["entry"]?.arrayValue?.count ?? 0 }
@@ -61,7 +62,8 @@ import Testing
             #expect(agents(theirEvents) == [everything.csi.rawValue])
             #expect(agents(world.json(await world.fhir("GET", "AuditEvent", token: walletToken))).contains(observer.csi.rawValue))
             let theirConsents = world.json(await world.fhir("GET", "Consent", token: everythingToken))
-            #expect(grantees(theirConsents) == 1 && !String(decoding: JSONWriter.serialize(.object(theirConsents)), as: UTF8.self).contains(observer.csi.rawValue))
+            #expect(grantees(theirConsents) == 1
+                    && !String(decoding: JSONWriter.serialize(.object(theirConsents)), as: UTF8.self).contains(observer.csi.rawValue))
             #expect(grantees(world.json(await world.fhir("GET", "Consent", token: walletToken))) == 2)
 
             // Auditors: only a client the server lists gets the auditor scope, and it reads every entry.

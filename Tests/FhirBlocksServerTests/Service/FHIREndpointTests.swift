@@ -21,8 +21,10 @@ import Testing
             let wallet = try await world.register(.wallet("w", firstName: "A"))
             let otherWallet = try await world.register(.wallet("w2", firstName: "B"))
             let app = try await world.register(.app("a"))
-            let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V sens/ETH sens/PSY"))["access_token"]?.stringValue)
-            let otherToken = try #require(world.json(try await world.clientCredentials(otherWallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
+            let walletGrant = world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V sens/ETH sens/PSY"))
+            let walletToken = try #require(walletGrant["access_token"]?.stringValue)
+            let otherToken = try #require(world.json(try await world.clientCredentials(otherWallet,
+                                                                                       scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
             for (id, labels) in [("normal", []), ("restricted", [(Self.confidentiality, "R")]), ("eth", [(Self.actCode, "ETH")]),
                                  ("psy", [(Self.actCode, "PSY")])] as [(String, [(String, String)])] {
                 #expect(await world.fhir("PUT", "Observation/\(id)", token: walletToken, body: Self.observation(id, security: labels)).status == 201)
@@ -48,8 +50,9 @@ import Testing
             // Hidden, other-compartment and absent resources answer byte for byte alike.
             for hidden in [restricted, psy, otherPatient] {
                 #expect(hidden.status == absent.status && hidden.status == 404)
-                #expect(String(decoding: hidden.body, as: UTF8.self).replacingOccurrences(of: "restricted", with: "X").replacingOccurrences(of: "psy", with: "X")
-                            .replacingOccurrences(of: "other", with: "X") == String(decoding: absent.body, as: UTF8.self).replacingOccurrences(of: "absent", with: "X"))
+                #expect(String(decoding: hidden.body, as: UTF8.self).replacingOccurrences(of: "restricted", with: "X")
+                            .replacingOccurrences(of: "psy", with: "X").replacingOccurrences(of: "other", with: "X")
+                            == String(decoding: absent.body, as: UTF8.self).replacingOccurrences(of: "absent", with: "X"))
             }
             // Search returns only what the token may see.
             let bundle = world.json(await world.fhir("GET", "Observation", token: token))
@@ -59,7 +62,8 @@ import Testing
             #expect(await world.fhir("PUT", "Observation/new", token: token, body: Self.observation("new")).status == 403)
             // A writer up to N may not overwrite a restricted resource it cannot see, nor write one.
             let provider = try await world.register(.app("writer"))
-            #expect(try await world.grant(from: wallet, to: [provider], resource: "Observation", access: "cruds", confidentiality: "N", sensitivity: []).status == 200)
+            #expect(try await world.grant(from: wallet, to: [provider], resource: "Observation",
+                                          access: "cruds", confidentiality: "N", sensitivity: []).status == 200)
             let writer = try await world.vacaToken(provider, scope: "patient/Observation.cruds conf/N")
             // A PUT to a resource it cannot see answers exactly as a PUT to a missing id: a
             // grantee may not create with a client-chosen id (405), so neither tells it anything.
@@ -67,7 +71,8 @@ import Testing
             let missingPut = await world.fhir("PUT", "Observation/missing", token: writer, body: Self.observation("missing"))
             #expect(hiddenPut.status == 405 && missingPut.status == 405)
             #expect(hiddenPut.body == missingPut.body && hiddenPut.headers.map(\.0) == missingPut.headers.map(\.0))
-            #expect(await world.fhir("POST", "Observation", token: writer, body: Self.observation("secret", security: [(Self.confidentiality, "R")])).status == 403)
+            #expect(await world.fhir("POST", "Observation", token: writer,
+                                     body: Self.observation("secret", security: [(Self.confidentiality, "R")])).status == 403)
             let created = await world.fhir("POST", "Observation", token: writer, body: Self.observation("plain"))
             #expect(created.status == 201)
             // It updates what it can see.

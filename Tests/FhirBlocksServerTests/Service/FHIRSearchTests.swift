@@ -9,7 +9,8 @@ import Testing
 @Suite struct FHIRSearchTests {
     static func observation(_ id: String, code: String, date: String, label: String? = nil) -> [UInt8] {
         let meta = label.map { #","meta":{"security":[{"system":"\#(FHIREndpointTests.confidentiality)","code":"\#($0)"}]}"# } ?? ""
-        return Array(#"{"resourceType":"Observation","id":"\#(id)","status":"final","code":{"coding":[{"system":"http://loinc.org","code":"\#(code)"}]},"effectiveDateTime":"\#(date)"\#(meta)}"#.utf8)
+        return Array((#"{"resourceType":"Observation","id":"\#(id)","status":"final","code":{"coding":[{"system":"http://loinc.org","code":"\#(code)"}]},"# +
+                      #""effectiveDateTime":"\#(date)"\#(meta)}"#).utf8)
     }
 
     static func ids(_ bundle: JSONObject) -> [String] {
@@ -38,13 +39,15 @@ import Testing
             let otherWallet = try await world.register(.wallet("w2", firstName: "B"))
             let app = try await world.register(.app("a"))
             let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
-            let otherToken = try #require(world.json(try await world.clientCredentials(otherWallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
+            let otherToken = try #require(world.json(try await world.clientCredentials(otherWallet,
+                                                                                       scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
             let rows: [(String, String, String, String?)] = [
                 ("a", "8867-4", "2020-01-05", nil), ("b", "8867-4", "2020-02-05T10:00:00Z", nil), ("c", "8310-5", "2020-03-05", nil),
                 ("d", "8867-4", "2020-04-05", "R"), ("e", "8867-4", "2021-01-01", nil), ("f", "8867-4", "2020-06", nil),
             ]
             for (id, code, date, label) in rows {
-                #expect(await world.fhir("PUT", "Observation/\(id)", token: walletToken, body: Self.observation(id, code: code, date: date, label: label)).status == 201)
+                #expect(await world.fhir("PUT", "Observation/\(id)", token: walletToken,
+                                         body: Self.observation(id, code: code, date: date, label: label)).status == 201)
             }
             #expect(await world.fhir("PUT", "Observation/z", token: otherToken, body: Self.observation("z", code: "8867-4", date: "2020-01-01")).status == 201)
             #expect(try await world.grant(from: wallet, to: [app], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)

@@ -14,7 +14,8 @@ import TestSupport
             switch Int.random(in: 0..<6, using: &generator) {
             case 0 where !result.isEmpty: result[Int.random(in: 0..<result.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
             case 1 where !result.isEmpty: result.removeSubrange(Int.random(in: 0..<result.count, using: &generator)...)
-            case 2: result.insert(contentsOf: Array(["{", "}", "[", "\"", "\\", ",", ":", "null", "1e999", "%", "+", "&", "="].randomElement(using: &generator)!.utf8),
+            case 2: result.insert(contentsOf: Array(["{", "}", "[", "\"", "\\", ",", ":",
+                                                     "null", "1e999", "%", "+", "&", "="].randomElement(using: &generator)!.utf8),
                                   at: Int.random(in: 0...result.count, using: &generator))
             case 3 where result.count > 2: result.remove(at: Int.random(in: 0..<result.count, using: &generator))
             case 4: result += result.prefix(Int.random(in: 0...min(64, result.count), using: &generator))
@@ -33,15 +34,21 @@ import TestSupport
             let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
 
             let seeds: [(String, [UInt8])] = [
-                ("csi/requestCsiRegistration", try world.signed(CsiRegistrationRequest(applicationClass: "org.fhirblocks.dapp", envelope: world.envelope(app, cipherField: .cipherSpec),
-                                                                                       deviceId: app.deviceId, publicClaims: app.claims, publicKey: app.key.publicKey.spkiBase64), by: app)),
-                ("csi/fetchPublicClaims", try world.signed(FetchPublicClaimsRequest(envelope: world.envelope(app), desiredCsiGuid: wallet.csi.rawValue), by: app)),
+                ("csi/requestCsiRegistration", try world.signed(CsiRegistrationRequest(applicationClass: "org.fhirblocks.dapp",
+                                                                                       envelope: world.envelope(app, cipherField: .cipherSpec),
+                                                                                       deviceId: app.deviceId, publicClaims: app.claims,
+                                                                                       publicKey: app.key.publicKey.spkiBase64), by: app)),
+                ("csi/fetchPublicClaims", try world.signed(FetchPublicClaimsRequest(envelope: world.envelope(app),
+                                                                                    desiredCsiGuid: wallet.csi.rawValue), by: app)),
                 ("permission/writePermission", try world.signed(world.writePermissionRequest(from: wallet, to: [app]), by: wallet)),
                 ("permission/fetchPermissionsGivenToMe", try world.signed(FetchPermissionsGivenToMeRequest(envelope: world.envelope(app)), by: app)),
-                ("permission/deletePermission", try world.signed(DeletePermissionRequest(envelope: world.envelope(wallet), permissionedGuidBeingDeleted: app.csi.rawValue), by: wallet)),
+                ("permission/deletePermission", try world.signed(DeletePermissionRequest(envelope: world.envelope(wallet),
+                                                                                         permissionedGuidBeingDeleted: app.csi.rawValue), by: wallet)),
                 ("vaca/auth", TestWorld.form([("grant_type", VacaAuthRequest.jwtBearerGrantType),
-                                              ("assertion", try world.assertion(app, audience: "\(TestWorld.base)/vaca/auth", scope: "patient/Patient.read"))])),
-                ("vaca/access", TestWorld.form([("grant_type", "authorization_code"), ("code", "abc"), ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType),
+                                              ("assertion", try world.assertion(app, audience: "\(TestWorld.base)/vaca/auth",
+                                                                                scope: "patient/Patient.read"))])),
+                ("vaca/access", TestWorld.form([("grant_type", "authorization_code"), ("code", "abc"),
+                                                ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType),
                                                 ("client_assertion", try world.assertion(app, audience: "\(TestWorld.base)/vaca/access"))])),
             ]
             var generator = SplitMix64(seed: 0x5EED)
@@ -54,19 +61,23 @@ import TestSupport
                     #expect((try? JSONParser.parse(response.body)) != nil, "\(path): the error body is not JSON")
                 }
             }
-            let tokenForm = TestWorld.form([("grant_type", "client_credentials"), ("scope", "patient/Patient.read"), ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType),
+            let tokenForm = TestWorld.form([("grant_type", "client_credentials"), ("scope", "patient/Patient.read"),
+                                            ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType),
                                             ("client_assertion", try world.assertion(app, audience: "\(TestWorld.base)/oauth/token"))])
             let resource = Array(#"{"resourceType":"Patient","id":"p","name":[{"family":"X","given":["Y"]}],"birthDate":"1970-01-01"}"#.utf8)
             for _ in 0..<150 {
-                let tokenResponse = await world.service.token(ServiceRequest(method: "POST", path: "/oauth/token", body: Self.mutate(tokenForm, using: &generator)))
+                let tokenResponse = await world.service.token(ServiceRequest(method: "POST", path: "/oauth/token",
+                                                                             body: Self.mutate(tokenForm, using: &generator)))
                 #expect(tokenResponse.status < 500)
-                let introspection = await world.service.introspect(ServiceRequest(method: "POST", path: "/oauth/introspect", headers: ["authorization": "Bearer \(token)"],
+                let introspection = await world.service.introspect(ServiceRequest(method: "POST", path: "/oauth/introspect",
+                                                                                  headers: ["authorization": "Bearer \(token)"],
                                                                                   body: Self.mutate(TestWorld.form([("token", token)]), using: &generator)))
                 #expect(introspection.status < 500)
                 let put = await world.fhir("PUT", "Patient/p", token: walletToken, body: Self.mutate(resource, using: &generator))
                 #expect(put.status < 500, "\(String(decoding: put.body, as: UTF8.self))")
                 let validate = await world.router.send("POST", "/audit/validate",
-                                                       body: Self.mutate(Array(#"{"csiGuid":"\#(app.csi.rawValue)","signature":"MEUC"}"#.utf8), using: &generator))
+                                                       body: Self.mutate(Array(#"{"csiGuid":"\#(app.csi.rawValue)","signature":"MEUC"}"#.utf8),
+                                                                         using: &generator))
                 #expect(validate.status < 500)
             }
             // Most mutations are refused; the service still works.

@@ -40,7 +40,8 @@ import Testing
             #expect(try await world.grant(from: app, to: [provider], resource: "*", patient: wallet).status == 403)
 
             // The wallet stores its Patient resource with a token over its own data.
-            let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V sens/ETH sens/SOC"))["access_token"]?.stringValue)
+            let walletTokenGrant = world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V sens/ETH sens/SOC"))
+            let walletToken = try #require(walletTokenGrant["access_token"]?.stringValue)
             let patient = #"{"resourceType":"Patient","id":"alice","name":[{"family":"Test","given":["Alice"]}],"birthDate":"1970-01-01"}"#
             #expect(await world.fhir("PUT", "Patient/alice", token: walletToken, body: Array(patient.utf8)).status == 201)
 
@@ -88,7 +89,9 @@ import Testing
             let consent = try #require(consents["entry"]?.arrayValue?.first?.objectValue?["resource"]?.objectValue)
             #expect(consent["resourceType"] == .string("Consent") && consent["status"] == .string("active"))
             let events = world.json(await world.fhir("GET", "AuditEvent", token: walletToken))
-            let types = events["entry"]?.arrayValue?.compactMap { $0.objectValue?["resource"]?.objectValue?["subtype"]?.arrayValue?.first?.objectValue?["code"]?.stringValue } ?? []
+            let types = events["entry"]?.arrayValue?.compactMap {
+                $0.objectValue?["resource"]?.objectValue?["subtype"]?.arrayValue?.first?.objectValue?["code"]?.stringValue
+            } ?? []
             #expect(types.contains("permission-grant") && types.contains("token-issued"))
         }
     }

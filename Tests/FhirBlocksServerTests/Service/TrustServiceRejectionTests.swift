@@ -100,7 +100,9 @@ import Testing
             let rogue = try await world.register(.wallet("rogue", firstName: "Rex"))
             let app = try await world.register(.app("a"))
             func claims(of target: TestParty, by caller: TestParty) async throws -> Int {
-                await world.smoac("csi/fetchPublicClaims", body: try world.signed(FetchPublicClaimsRequest(envelope: world.envelope(caller), desiredCsiGuid: target.csi.rawValue), by: caller)).status
+                await world.smoac("csi/fetchPublicClaims",
+                                  body: try world.signed(FetchPublicClaimsRequest(envelope: world.envelope(caller), desiredCsiGuid: target.csi.rawValue),
+                                                         by: caller)).status
             }
             // A wallet may grant to anyone, but granting to a wallet does not open its claims.
             #expect(try await world.grant(from: rogue, to: [victim]).status == 200)
@@ -133,7 +135,8 @@ import Testing
             let refused = await world.smoac("permission/deletePermission", body: replayed.jsonBytes)
             #expect(refused.status == 401 && error(refused) == "replayed_nonce", "\(String(decoding: refused.body, as: UTF8.self))")
             let permissions = world.json(await world.smoac("permission/fetchPermissionsPreviouslyGrantedByMe",
-                                                           body: try world.signed(FetchPermissionsGrantedByMeRequest(envelope: world.envelope(wallet)), by: wallet)))
+                                                           body: try world.signed(FetchPermissionsGrantedByMeRequest(envelope: world.envelope(wallet)),
+                                                                                  by: wallet)))
             #expect(permissions["permissions"]?.arrayValue?.first?.objectValue?["status"] == .string("active"))
 
             // A grant naming its patient has only the strict payload, which signs the patient: a
@@ -250,7 +253,8 @@ import Testing
             #expect(await world.smoac("vaca/auth", body: form).status == 400)
             // An assertion signed with another key.
             let forged = try world.assertion(app, audience: "\(TestWorld.base)/vaca/auth", scope: "patient/Patient.read", key: other.key)
-            #expect(await world.smoac("vaca/auth", body: TestWorld.form([("grant_type", VacaAuthRequest.jwtBearerGrantType), ("assertion", forged)])).status == 400)
+            #expect(await world.smoac("vaca/auth", body: TestWorld.form([("grant_type", VacaAuthRequest.jwtBearerGrantType),
+                                                                         ("assertion", forged)])).status == 400)
 
             // A code is single-use and bound to its client, and expires after 60 s.
             let code = try #require(world.json(try await world.vacaAuth(app, scope: "patient/Patient.read"))["code"]?.stringValue)
@@ -266,10 +270,12 @@ import Testing
             #expect(try await world.vacaAccess(app, code: fresh).status == 400)
 
             // Token endpoint: unknown grant type, bad assertion type, unknown client.
-            let unsupported = await world.service.token(ServiceRequest(method: "POST", path: "/oauth/token", body: TestWorld.form([("grant_type", "password")])))
+            let unsupported = await world.service.token(ServiceRequest(method: "POST", path: "/oauth/token",
+                                                                       body: TestWorld.form([("grant_type", "password")])))
             #expect(unsupported.status == 400 && error(unsupported) == "unsupported_grant_type")
             let badType = await world.service.token(ServiceRequest(method: "POST", path: "/oauth/token",
-                                                                   body: TestWorld.form([("grant_type", "client_credentials"), ("client_assertion_type", "x"), ("client_assertion", "y")])))
+                                                                   body: TestWorld.form([("grant_type", "client_credentials"),
+                                                                                         ("client_assertion_type", "x"), ("client_assertion", "y")])))
             #expect(badType.status == 401 && error(badType) == "invalid_client")
             var ghost = TestParty.app("ghost")
             ghost.csi = CsiGuid(randomBytes: [3])
@@ -289,17 +295,20 @@ import Testing
             #expect(try await world.grant(from: wallet, to: [app]).status == 200)
             let response = world.json(try await world.clientCredentials(app, scope: "patient/Patient.read"))
             let token = try #require(response["access_token"]?.stringValue)
-            #expect(response["expires_in"] == .number("300") && response["token_type"] == .string("bearer") && response["patient"] == .string(wallet.csi.rawValue))
+            #expect(response["expires_in"] == .number("300") && response["token_type"] == .string("bearer")
+                    && response["patient"] == .string(wallet.csi.rawValue))
 
             func introspect(_ token: String, with bearer: String) async -> JSONObject {
-                world.json(await world.service.introspect(ServiceRequest(method: "POST", path: "/oauth/introspect", headers: ["authorization": "Bearer \(bearer)"],
+                world.json(await world.service.introspect(ServiceRequest(method: "POST", path: "/oauth/introspect",
+                                                                         headers: ["authorization": "Bearer \(bearer)"],
                                                                        body: TestWorld.form([("token", token)]))))
             }
             let active = await introspect(token, with: token)
             #expect(active["active"] == .bool(true) && active["client_id"] == .string(app.csi.rawValue) && active["scope"] == response["scope"])
             #expect(await introspect("nonsense", with: token)["active"] == .bool(false))
             // Without a bearer token, introspection is refused.
-            #expect(await world.service.introspect(ServiceRequest(method: "POST", path: "/oauth/introspect", body: TestWorld.form([("token", token)]))).status == 401)
+            #expect(await world.service.introspect(ServiceRequest(method: "POST", path: "/oauth/introspect",
+                                                                  body: TestWorld.form([("token", token)]))).status == 401)
 
             // RFC 7009 revocation kills it.
             let second = try #require(world.json(try await world.clientCredentials(app, scope: "patient/Patient.read"))["access_token"]?.stringValue)

@@ -163,7 +163,8 @@ struct TestWorld: Sendable {
     }
 
     /// The backend-services token endpoint.
-    func clientCredentials(_ party: TestParty, scope: String, patient: TestParty? = nil, audience: String = "\(base)/oauth/token") async throws -> ServiceResponse {
+    func clientCredentials(_ party: TestParty, scope: String, patient: TestParty? = nil,
+                           audience: String = "\(base)/oauth/token") async throws -> ServiceResponse {
         var fields = [("grant_type", "client_credentials"), ("scope", scope),
                       ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType),
                       ("client_assertion", try assertion(party, audience: audience))]

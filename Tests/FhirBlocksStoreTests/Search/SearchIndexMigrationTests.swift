@@ -37,7 +37,8 @@ import Testing
     @Test func sqliteMigrationBackfillsTheIndex() async throws {
         let patient = Fixtures.csi()
         // A database of the previous schema with a resource in it.
-        let json = #"{"resourceType":"Condition","id":"c1","code":{"coding":[{"system":"http://snomed.info/sct","code":"44054006"}]},"recordedDate":"2020-05-01"}"#
+        let json = #"{"resourceType":"Condition","id":"c1","code":{"coding":[{"system":"http://snomed.info/sct","code":"44054006"}]},"# +
+                   #""recordedDate":"2020-05-01"}"#
         try await Self.withOldDatabase(at: "v3-smart-app-launch", patient: patient, type: "Condition", id: "c1", json: json, indexed: false) { path in
             let store = try SQLiteTrustStore(path: path)
             try await store.migrate()
@@ -49,7 +50,8 @@ import Testing
     }
 
     /// An Observation of code 8867-4 on 2020-05-01, and a query for that code in 2020.
-    static let observation = #"{"resourceType":"Observation","id":"o1","status":"final","code":{"coding":[{"system":"http://loinc.org","code":"8867-4"}]},"effectiveDateTime":"2020-05-01"}"#
+    static let observation = #"{"resourceType":"Observation","id":"o1","status":"final","code":{"coding":[{"system":"http://loinc.org","code":"8867-4"}]},"# +
+                             #""effectiveDateTime":"2020-05-01"}"#
     static let rangeParameters = [("code", "http://loinc.org|8867-4"), ("date", "ge2020-01-01"), ("date", "lt2021-01-01")]
 
     @Test func sqliteMigrationSetsTheHullSpanOfRowsWrittenBefore() async throws {
@@ -82,8 +84,10 @@ import Testing
                 .map { row -> String in row["detail"] }
                 .filter { $0.contains(" r USING ") }
         }
-        let bounded = "SEARCH r USING COVERING INDEX fhir_search_token_value (patient=? AND type=? AND param=? AND code=? AND system=? AND hull_span=? AND hull_low>? AND hull_low<?)"
-        let open = "SEARCH r USING COVERING INDEX fhir_search_token_value (patient=? AND type=? AND param=? AND code=? AND system=? AND hull_span=? AND hull_low<?)"
+        let bounded = "SEARCH r USING COVERING INDEX fhir_search_token_value " +
+            "(patient=? AND type=? AND param=? AND code=? AND system=? AND hull_span=? AND hull_low>? AND hull_low<?)"
+        let open = "SEARCH r USING COVERING INDEX fhir_search_token_value " +
+            "(patient=? AND type=? AND param=? AND code=? AND system=? AND hull_span=? AND hull_low<?)"
         #expect(plan == Array(repeating: bounded, count: SearchSQL.hullSpanBounds.count) + [open], "\(plan)")
         // A code without its system does not fix the columns before `hull_span`: one range of the
         // code's rows, as before the width classes.
@@ -127,7 +131,8 @@ import Testing
         try await StoreBackends.withSession(.postgres) { session in
             let store = try #require(session.store as? PostgresTrustStore)
             let patient = Fixtures.csi()
-            let json = #"{"resourceType":"Condition","id":"c1","code":{"coding":[{"system":"http://snomed.info/sct","code":"44054006"}]},"recordedDate":"2020-05-01"}"#
+            let json = #"{"resourceType":"Condition","id":"c1","code":{"coding":[{"system":"http://snomed.info/sct","code":"44054006"}]},"# +
+                       #""recordedDate":"2020-05-01"}"#
             var change = TrustChange()
             change.resources = [FHIRResourceWrite(record: FHIRResourceRecord(type: "Condition", id: "c1", patient: patient, versionID: 1,
                                                                              lastUpdated: Fixtures.t0, json: Array(json.utf8)))]

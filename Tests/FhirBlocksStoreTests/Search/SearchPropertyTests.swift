@@ -167,7 +167,8 @@ import TestSupport
             let stored = try #require(try await session.store.resource(patient: patient, type: "Observation", id: "o0"))
             var update = TrustChange()
             update.resources = [FHIRResourceWrite(record: FHIRResourceRecord(type: "Observation", id: "o0", patient: patient,
-                                                                             versionID: stored.versionID + 1, lastUpdated: Fixtures.t0, json: Array(updated.utf8)))]
+                                                                             versionID: stored.versionID + 1, lastUpdated: Fixtures.t0,
+                                                                             json: Array(updated.utf8)))]
             try await session.store.commit(update)
             let amended = try SearchQuery(type: "Observation", parameters: [("status", "amended")], strict: true)
             #expect(try await session.store.search(amended, patient: patient, isVisible: { _ in true }).records.map(\.id) == ["o0"])
@@ -203,7 +204,8 @@ extension SearchPropertyTests {
             var change = TrustChange()
             var resources: [JSONValue] = []
             for (index, member) in effective.enumerated() {
-                let text = #"{"resourceType":"Observation","id":"b\#(index)","status":"final","code":{"coding":[{"system":"http://loinc.org","code":"8867-4"}]},\#(member)}"#
+                let text = #"{"resourceType":"Observation","id":"b\#(index)","status":"final","# +
+                    #""code":{"coding":[{"system":"http://loinc.org","code":"8867-4"}]},\#(member)}"#
                 resources.append(try JSONParser.parse(Array(text.utf8)))
                 change.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(
                     type: "Observation", id: "b\(index)", patient: patient, versionID: 1, lastUpdated: Fixtures.t0, json: Array(text.utf8))))

@@ -274,7 +274,8 @@ extension SmartAuthorizationController {
     }
 
     /// The audit entry of a refused exchange by a known client.
-    private static func refusalEntry(_ type: AuditEventType, client: CsiGuid, patient: CsiGuid, error: SMOACError, body: [UInt8], at instant: Timestamp) -> PendingAuditEntry {
+    private static func refusalEntry(_ type: AuditEventType, client: CsiGuid, patient: CsiGuid, error: SMOACError,
+                                     body: [UInt8], at instant: Timestamp) -> PendingAuditEntry {
         PendingAuditEntry(entry: AuditEntry(type: type, recorded: instant, outcome: .minorFailure, agent: client.rawValue, patient: patient.rawValue,
                                             requestHash: hexSHA256(body), reason: error.errorCode))
     }
