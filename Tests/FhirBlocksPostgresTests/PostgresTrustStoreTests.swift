@@ -61,8 +61,9 @@ struct PostgresTrustStoreTests {
                 // v1, v2 (the issued-GUID expiry index), v3 (SMART App Launch), v4 (the ledger version), v5 (the search index),
                 // v6 (the search index's hull_single), v7 (the compartment in byte order, for $everything),
                 // v8 (the search index's hull_span), v9 (who wrote each resource, for health cards),
-                // v10 (SMART Health Links hosted for wallets), v11 (Bulk Data export jobs and files), v12 (export Groups)
-                #expect(try await store.schemaVersion() == 12)
+                // v10 (SMART Health Links hosted for wallets), v11 (Bulk Data export jobs and files), v12 (export Groups),
+                // v13 (SMART Backend Services clients)
+                #expect(try await store.schemaVersion() == 13)
                 await store.close()
             }
         }

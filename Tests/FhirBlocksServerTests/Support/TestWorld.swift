@@ -20,14 +20,18 @@ struct TestWorld: Sendable {
     let service: TrustService
     let store: any TrustStore
     let clock: ScriptedClock
+    /// The server's clock when it is not ``clock`` (`clock: .system`): assertions are dated by it,
+    /// so a test slowed down by a loaded machine never sends an assertion that has expired.
+    let serverClock: TrustClock?
     let backend: TestBackend
     /// The application's router over ``service``.
     let router: TestRouter
 
-    init(service: TrustService, store: any TrustStore, clock: ScriptedClock, backend: TestBackend) {
+    init(service: TrustService, store: any TrustStore, clock: ScriptedClock, serverClock: TrustClock? = nil, backend: TestBackend) {
         self.service = service
         self.store = store
         self.clock = clock
+        self.serverClock = serverClock
         self.backend = backend
         router = TestRouter(service: service)
     }
@@ -47,7 +51,7 @@ struct TestWorld: Sendable {
         let service = TrustService(store: store, configuration: configuration,
                                    auditKey: .generate(), cardIssuerKey: cardIssuerKey, clock: trustClock ?? clock.trustClock)
         try await service.start()
-        return TestWorld(service: service, store: store, clock: clock, backend: backend)
+        return TestWorld(service: service, store: store, clock: clock, serverClock: trustClock, backend: backend)
     }
 
     func close() async { await store.close() }
@@ -67,7 +71,7 @@ struct TestWorld: Sendable {
         }
     }
 
-    var now: Timestamp { clock.now }
+    var now: Timestamp { serverClock?.now() ?? clock.now }
 
     // MARK: Calls
 
