@@ -15,7 +15,7 @@ import Testing
 @Suite("backend key sets: fetched at most once per refetch window")
 struct BackendKeySetResolverTests {
     @Test func aFailingKeySetURLIsFetchedOnceAWindowHoweverManyAssertionsNameIt() async throws {
-        let server = try await CountingKeySetServer.start(body: nil)
+        let server = try await KeySetServer.start(body: nil)
         defer { Task { await server.stop() } }
         let resolver = BackendKeySetResolver()
         let client = try Self.client(url: server.url)
@@ -50,7 +50,7 @@ struct BackendKeySetResolverTests {
     @Test func unknownKidsRefetchOnceAWindowAndAKeptSetServesItsKids() async throws {
         let key = try BackendTestKey.es256("a")
         let keySet = JSONValue.object(JSONObject(members: [JSONMember(key: "keys", value: .array([key.jwk]))]))
-        let server = try await CountingKeySetServer.start(body: JSONWriter.serialize(keySet))
+        let server = try await KeySetServer.start(body: JSONWriter.serialize(keySet))
         defer { Task { await server.stop() } }
         let resolver = BackendKeySetResolver()
         let client = try Self.client(url: server.url)
@@ -86,7 +86,7 @@ struct BackendKeySetResolverTests {
 }
 
 /// A loopback server at `/jwks.json` that counts its requests and answers `body` (or 500 when nil).
-struct CountingKeySetServer: Sendable {
+struct KeySetServer: Sendable {
     let port: Int
     let task: Task<Void, any Error>
     let counter: Counter
@@ -97,7 +97,7 @@ struct CountingKeySetServer: Sendable {
         let value = Mutex(0)
     }
 
-    static func start(body: [UInt8]?) async throws -> CountingKeySetServer {
+    static func start(body: [UInt8]?) async throws -> KeySetServer {
         let counter = Counter()
         let router = Router()
         router.get("jwks.json") { _, _ in
@@ -119,7 +119,7 @@ struct CountingKeySetServer: Sendable {
             task.cancel()
             throw TestSkip("the key set server did not start")
         }
-        return CountingKeySetServer(port: port, task: task, counter: counter)
+        return KeySetServer(port: port, task: task, counter: counter)
     }
 
     func stop() async {

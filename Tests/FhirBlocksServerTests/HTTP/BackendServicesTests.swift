@@ -24,7 +24,8 @@ import TestSupport
         let server = try await RunningServer.start(world.service)
         let keys = try [BackendTestKey.rs384("r1"), BackendTestKey.es384("e1"), BackendTestKey.es256("p1")]
         let published = try BackendTestKey.es384("published")
-        let keySetServer = try await KeySetServer.start(JSONValue.object(JSONObject(members: [JSONMember(key: "keys", value: .array([published.jwk]))])))
+        let keySetServer = try await KeySetServer.start(
+            body: JSONWriter.serialize(JSONValue.object(JSONObject(members: [JSONMember(key: "keys", value: .array([published.jwk]))]))))
         try await withTeardown({ await keySetServer.stop(); await server.stop(); await world.close() }) {
             let audience = TestWorld.base + "/oauth/token"
             let wallet = try await world.register(.wallet("w1", firstName: "A"))
@@ -302,41 +303,6 @@ struct BackendTestKey: Sendable {
         let input = b64(JSONWriter.serialize(head)) + "." + b64(JSONWriter.serialize(.object(claims)))
         let mac = HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: Array("secret".utf8)))
         return input + "." + b64(Array(mac))
-    }
-}
-
-/// A loopback HTTP server publishing one JSON Web Key Set at `/jwks.json`.
-struct KeySetServer: Sendable {
-    let port: Int
-    let task: Task<Void, any Error>
-    var url: String { "http://127.0.0.1:\(port)/jwks.json" }
-
-    static func start(_ keySet: JSONValue) async throws -> KeySetServer {
-        let body = JSONWriter.serialize(keySet)
-        let router = Router()
-        router.get("jwks.json") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/jwk-set+json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
-        }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "jwks-test")
-        logger.logLevel = .warning
-        let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                      onServerRunning: { channel in
-                                          continuation.yield(channel.localAddress?.port ?? 0)
-                                          continuation.finish()
-                                      }, logger: logger)
-        let task = Task { try await application.runService() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            task.cancel()
-            throw TestSkip("the key set server did not start")
-        }
-        return KeySetServer(port: port, task: task)
-    }
-
-    func stop() async {
-        task.cancel()
-        _ = await task.result
     }
 }
 

@@ -1,3 +1,4 @@
+import CommonSupport
 import ExactJSON
 import FhirBlocks
 import FhirBlocksStore
@@ -18,23 +19,14 @@ extension FHIRController {
     static func httpDate(_ instant: Timestamp) -> String {
         let seconds = instant.secondsSince1970
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        // Howard Hinnant's civil_from_days.
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let secondOfDay = Int(seconds - days * 86_400)
+        let date = CivilCalendar.civilDate(daysSinceEpoch: Int(days))
         let weekday = Int(((days % 7) + 11) % 7)   // 1970-01-01 was a Thursday
         let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(names[weekday]), \(two(day)) \(months[Int(month) - 1]) \(year) \(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):"
-            + "\(two(secondOfDay % 60)) GMT"
+        func two(_ value: Int) -> String { CivilCalendar.padded(value, width: 2) }
+        return "\(names[weekday]), \(two(date.day)) \(months[date.month - 1]) \(date.year) "
+            + "\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
     }
 
     /// The store's versions, nil when it keeps none.
