@@ -34,7 +34,8 @@
 #                                         # Sharing page's audit search, the Sharing page with a wallet (its audit log
 #                                         # verified from the last checkpoint), `Patient/$everything` through HTTP (first
 #                                         # page, middle page) and in the store; then each 10,000/100 ratio
-#   scripts/bench.sh size                 # the release `health` binary's size, unstripped and stripped
+#   scripts/bench.sh size                 # the release `health` binary's size, unstripped and stripped, with
+#                                         # its stored ceilings and last measured figures
 #   scripts/bench.sh all                  # every executable, one after the other, then the binary's size
 #   scripts/bench.sh cards --filter 'Verify.*'   # extra options go to `swift package benchmark`
 #
@@ -51,12 +52,25 @@
 #                                         # prints the stored tables (`benchmark baseline read stored`) and
 #                                         # their medians and ratios, as a plain run does
 #
+#   scripts/bench.sh --check size         # the release `health` binary's size against its ceilings, stored in
+#                                         # Benchmarks/.benchmarkBaselines/HealthBinarySize/stored/size.txt
+#                                         # with the last measured figures: exit 0 when both figures are at or
+#                                         # under their ceilings; exit 2 when one is past, with one line per
+#                                         # figure past its ceiling (the figure, this build's size, the ceiling
+#                                         # and the last measured size); exit 2 too without the file
+#   scripts/bench.sh --update-baseline size      # measures and stores the figures as the last measured ones
+#                                         # (the ceilings stay: raise one in the file, with the reason, when a
+#                                         # change is meant to grow the binary)
+#   OPENHEALTHKIT_HEALTH_BINARY=PATH      # size, --check size, --update-baseline size: measure this binary
+#                                         # instead of building the release one (a .deb's, another machine's)
+#
 # The thresholds are in the benchmarks' code (`thresholds:` in their configuration; the store
 # and page benchmarks allow a 25 % fall of the median); a benchmark without them gets ordo-one/benchmark's
 # default (5 % at p25, p50 and p75). A baseline is the machine's it was measured on: store it
 # again (--update-baseline) on another machine, or after a change that is meant to cost time,
 # and commit it with the change. The store, UI and page benchmarks have stored baselines
-# (`--check`, `--check ui`, `--check pages`); a suite without one says so.
+# (`--check`, `--check ui`, `--check pages`), the binary's size a stored ceiling (`--check size`);
+# a suite without one says so.
 #
 # The first run builds the benchmark package in release mode (several minutes on 2 cores);
 # the store run takes about 8 minutes, the cards run about 3. Not part of CI.
@@ -79,23 +93,77 @@ esac
 
 # The release `health` binary's size, as built (unstripped: symbols and debug sections) and as
 # scripts/install.sh installs it (strip --strip-all), in bytes and MB. Built in the Benchmarks
-# package, whose release build the import and cards runs share.
+# package, whose release build the import and cards runs share (or OPENHEALTHKIT_HEALTH_BINARY).
+# Sets `unstripped_bytes` and `stripped_bytes`.
 binary_size() {
-    swift build --package-path Benchmarks -c release --product health >&2
-    local bin health stripped
-    bin="$(swift build --package-path Benchmarks -c release --show-bin-path)"
-    health="$bin/health"
+    local health stripped
+    if [ -n "${OPENHEALTHKIT_HEALTH_BINARY:-}" ]; then
+        health="$OPENHEALTHKIT_HEALTH_BINARY"
+        [ -f "$health" ] || { echo "error: OPENHEALTHKIT_HEALTH_BINARY: $health: no such file" >&2; exit 2; }
+    else
+        swift build --package-path Benchmarks -c release --product health >&2
+        health="$(swift build --package-path Benchmarks -c release --show-bin-path)/health"
+    fi
     stripped=$(mktemp)
     strip --strip-all -o "$stripped" "$health"
-    echo ""
-    echo "health release binary (Linux, $(uname -m)):"
-    awk -v u="$(stat -c %s "$health")" -v s="$(stat -c %s "$stripped")" \
-        'BEGIN { printf "  unstripped: %d bytes (%.1f MB)\n  stripped:   %d bytes (%.1f MB)\n", u, u / 1e6, s, s / 1e6 }'
+    unstripped_bytes=$(stat -c %s "$health")
+    stripped_bytes=$(stat -c %s "$stripped")
     rm -f "$stripped"
+    echo ""
+    echo "health release binary (Linux, $(uname -m)): $health"
+    awk -v u="$unstripped_bytes" -v s="$stripped_bytes" \
+        'BEGIN { printf "  unstripped: %d bytes (%.1f MB)\n  stripped:   %d bytes (%.1f MB)\n", u, u / 1e6, s, s / 1e6 }'
+}
+
+# The binary's ceilings and last measured figures (`key=value` lines, sizes in bytes).
+size_file="Benchmarks/.benchmarkBaselines/HealthBinarySize/stored/size.txt"
+# The value of `key` in the size file (a whole number of bytes), or an error.
+size_value() {
+    local value
+    value=$(awk -F= -v key="$1" '$1 == key { print $2 }' "$size_file")
+    [[ "$value" =~ ^[0-9]+$ ]] || { echo "error: $size_file: no $1 (a number of bytes)" >&2; exit 2; }
+    echo "$value"
 }
 if [ "$suite" = "size" ]; then
-    [ "$mode" = "run" ] || { echo "error: the binary's size has no stored baseline" >&2; exit 2; }
+    if [ "$mode" != "update" ] && [ ! -f "$size_file" ]; then
+        [ "$mode" = "run" ] || { echo "error: the binary's size has no stored ceiling: $size_file" >&2; exit 2; }
+        binary_size
+        exit 0
+    fi
     binary_size
+    if [ "$mode" = "update" ]; then
+        [ -f "$size_file" ] || { echo "error: $size_file is missing (it holds the ceilings): restore it from git" >&2; exit 2; }
+        # The measured figures replaced; comments and ceilings kept.
+        updated=$(mktemp)
+        awk -v u="$unstripped_bytes" -v s="$stripped_bytes" -v when="$(date -u +%Y-%m-%d) (Linux $(uname -m), $(git rev-parse --short HEAD 2>/dev/null || echo '?'))" '
+            /^measured_unstripped_bytes=/ { print "measured_unstripped_bytes=" u; next }
+            /^measured_stripped_bytes=/ { print "measured_stripped_bytes=" s; next }
+            /^measured_on=/ { print "measured_on=" when; next }
+            { print }
+        ' "$size_file" > "$updated"
+        mv "$updated" "$size_file"
+        echo "sizes stored as the last measured: $size_file (the ceilings unchanged)"
+        exit 0
+    fi
+    status=0
+    echo ""
+    for figure in unstripped stripped; do
+        ceiling=$(size_value "ceiling_${figure}_bytes")
+        measured=$(size_value "measured_${figure}_bytes")
+        if [ "$figure" = "unstripped" ]; then size=$unstripped_bytes; else size=$stripped_bytes; fi
+        verdict="within its ceiling"
+        if [ "$size" -gt "$ceiling" ]; then verdict="past its ceiling"; status=2; fi
+        awk -v f="$figure" -v b="$size" -v c="$ceiling" -v m="$measured" -v v="$verdict" \
+            'BEGIN { printf "  %s: health release binary, %s: %.1f MB against a ceiling of %.1f MB (last measured %.1f MB)\n", v, f, b / 1e6, c / 1e6, m / 1e6 }'
+    done
+    if [ "$mode" = "check" ]; then
+        if [ "$status" -eq 0 ]; then
+            echo "bench --check size: the release health binary is within its ceilings ($size_file)"
+        else
+            echo "bench --check size: the release health binary is past a ceiling (above; $size_file)"
+        fi
+        exit "$status"
+    fi
     exit 0
 fi
 if [ "$mode" != "run" ] && [ "$suite" = "fhir-python" ]; then
