@@ -223,23 +223,18 @@ extension [UInt8] {
         }
     }
 
-    /// Appends the decimal digits of `value`, zero-padded to at least `width` characters, as
-    /// `CivilCalendar.padded` writes them (without creating a `String` for a value ≥ 0).
+    /// Appends the decimal digits of `value`, zero-padded to at least `width` characters, as C's
+    /// `%0*ld` writes them: a negative number's `-` counts in the width and the zeros come after
+    /// it (`-005` for -5 in 4). No `String` is created.
     mutating func append(decimal value: Int, width: Int) {
         if value >= 0, value < 10, width <= 2 {   // most of a report's numbers: one byte, or two
             if width == 2 { append(UInt8(ascii: "0")) }
             append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return
         }
-        guard value >= 0 else {
-            let text = String(value)
-            if text.utf8.count < width { append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - text.utf8.count)) }
-            append(string: text)
-            return
-        }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // room for Int.max's 19 digits
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // room for Int.min's 19 digits
         let count = Swift.withUnsafeMutableBytes(of: &digits) { scratch in
-            var remaining = value, end = scratch.count
+            var remaining = value.magnitude, end = scratch.count
             repeat {
                 end -= 1
                 scratch[end] = UInt8(ascii: "0") + UInt8(remaining % 10)
@@ -247,7 +242,9 @@ extension [UInt8] {
             } while remaining > 0
             return scratch.count - end
         }
-        if count < width { append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count)) }
+        let sign = value < 0 ? 1 : 0
+        if value < 0 { append(UInt8(ascii: "-")) }
+        if count + sign < width { append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count - sign)) }
         Swift.withUnsafeBytes(of: &digits) { scratch in append(contentsOf: scratch[(scratch.count - count)...]) }
     }
 }
