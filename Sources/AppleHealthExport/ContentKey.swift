@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 import Foundation
 
@@ -42,18 +43,8 @@ extension ExportElement {
 }
 
 extension ContentKey {
-    /// Lowercase hex of a digest, as `HexText.encode` writes it, into a string made at its size.
+    /// Lowercase hex of a digest (`HexText.encode`).
     static func hex(_ digest: [UInt8]) -> String {
-        String(unsafeUninitializedCapacity: digest.count * 2) { buffer in
-            let digits: StaticString = "0123456789abcdef"
-            let table = digits.utf8Start
-            var index = 0
-            for byte in digest {
-                buffer[index] = table[Int(byte >> 4)]
-                buffer[index + 1] = table[Int(byte & 0x0F)]
-                index += 2
-            }
-            return index
-        }
+        HexText.encode(digest)
     }
 }

@@ -3,14 +3,25 @@
 package enum HexText {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    /// Lowercase hex of the bytes.
+    /// Lowercase hex of the bytes, written straight into a string made at its size (the
+    /// package's one hex writer: digests, identifiers, keys, sync identifiers).
     package static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+        if let text = bytes.withContiguousStorageIfAvailable(encode(contiguous:)) { return text }
+        return Array(bytes).withUnsafeBufferPointer(encode(contiguous:))
+    }
+
+    private static func encode(contiguous bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            digits.withUnsafeBufferPointer { table in
+                var index = 0
+                for byte in bytes {
+                    text[index] = table[Int(byte >> 4)]
+                    text[index + 1] = table[Int(byte & 0x0F)]
+                    index += 2
+                }
+                return index
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Bytes of hex text (either case), or nil if it is not an even-length hex string.
