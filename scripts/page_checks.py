@@ -1,12 +1,24 @@
 """What the Chromium page checks measure, written once for scripts/ui-look.py, share-look.py and
 ui-data.py (Tests/healthTests drive them through Playwright and judge their JSON reports).
 
+- `chromium_page(start_url)`: Debian's headless Chromium with one page at 1280 x 900 px, watched
+  into a list of problems, that has opened `health ui`'s start URL and settled (the browser
+  session the scripts share, set up here once).
 - `watch(page, origin, problems)`: every console error or warning, page error, failed request
   and request to another origin is appended to `problems` (with `http_errors`, answers ≥ 400 too).
 - `look(page, problems)`: the page's problems so far, whether it scrolls sideways, text smaller
   than 11 CSS px (SVG text by its rendered size), text under 4.5:1 contrast against its
   background, and how many scripts it has.
 """
+
+from collections import namedtuple
+from contextlib import contextmanager
+from urllib.parse import urlsplit
+
+from playwright.sync_api import sync_playwright
+
+# Debian's Chromium: never Playwright's own browser (not installed, and not what a person runs).
+CHROMIUM = "/usr/bin/chromium"
 
 SMALL_TEXT = """() => {
   const found = [];
@@ -76,6 +88,37 @@ def watch(page, origin, problems, http_errors=False):
     if http_errors:
         page.on("response", lambda response: problems.append("HTTP %d: %s" % (response.status, response.url))
                 if response.status >= 400 else None)
+
+
+def origin_of(url):
+    """`scheme://host:port` of `url`: what a request must start with not to be foreign."""
+    return "{0.scheme}://{0.netloc}".format(urlsplit(url))
+
+
+Session = namedtuple("Session", ["page", "origin", "problems"])
+
+
+@contextmanager
+def chromium_page(start_url, width=1280, height=900, http_errors=False):
+    """Headless Chromium (`CHROMIUM`, `--no-sandbox`) through Playwright, with one browser context
+    of a `width` x `height` viewport and its page, every problem of the page appended to a list
+    (`watch`, requests outside `start_url`'s origin included, and with `http_errors` answers
+    of 400 or more). The page has opened `start_url`
+    (`health ui`'s URL with its one-time secret, which sets the session cookie) and waited for
+    the network to be idle. Yields a `Session(page, origin, problems)`; the browser is closed
+    after, also when the block raises."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            problems = []
+            origin = origin_of(start_url)
+            watch(page, origin, problems, http_errors=http_errors)
+            page.goto(start_url)
+            page.wait_for_load_state("networkidle")
+            yield Session(page, origin, problems)
+        finally:
+            browser.close()
 
 
 def look(page, problems):

@@ -14,11 +14,8 @@ page. Prints one JSON report on standard output; the Swift test judges it.
 """
 import json
 import sys
-from urllib.parse import urlsplit
 
-from playwright.sync_api import sync_playwright
-
-from page_checks import look, watch
+from page_checks import chromium_page, look
 
 
 def measure(page, problems):
@@ -33,16 +30,8 @@ def measure(page, problems):
 
 def main():
     start_url, shots = sys.argv[1:3]
-    origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
     report = {"views": {}, "screenshots": []}
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        page = context.new_page()
-        problems = []
-        watch(page, origin, problems)
-        page.goto(start_url)
-        page.wait_for_load_state("networkidle")
+    with chromium_page(start_url) as (page, origin, problems):
         link = None
         for width in (1280, 390):
             for scheme in ("light", "dark"):
@@ -88,7 +77,6 @@ def main():
                 file = "%s/share-preview-%s.png" % (shots, suffix)
                 page.screenshot(path=file, full_page=True)
                 report["screenshots"].append(file)
-        browser.close()
     print(json.dumps(report))
 
 

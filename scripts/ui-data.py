@@ -17,16 +17,15 @@ from the statistics API. Prints one JSON report.
 """
 import json
 import sys
-from urllib.parse import urlsplit
 
-from playwright.sync_api import Error as PlaywrightError, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
-from page_checks import look, watch
+from page_checks import chromium_page, look, origin_of
 
 WEIGHT = "/browse/HKQuantityTypeIdentifierBodyMass"
 
 start_url, shots, export_zip = sys.argv[1:4]
-origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
+origin = origin_of(start_url)
 report = {"look": {}, "screenshots": []}
 
 
@@ -37,14 +36,7 @@ def today_and_time(expected_path):
     with open(expected_path) as file:
         expected = json.load(file)
     result = {"today": {}, "walks": [], "screenshots": []}
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        page = context.new_page()
-        problems = []
-        watch(page, origin, problems)
-        page.goto(start_url)
-        page.wait_for_load_state("networkidle")
+    with chromium_page(start_url) as (page, _, problems):
         result["start"] = page.url
         for kind in expected["today"]:
             element = page.query_selector("[data-kind='%s'] .tile-value" % kind)
@@ -81,7 +73,6 @@ def today_and_time(expected_path):
                     page.click("nav.steps a:has-text('%s')" % link)
                 steps.append(state(navigation.value))
             result["walks"].append(steps)
-        browser.close()
     print(json.dumps(result))
 
 
@@ -112,15 +103,7 @@ if export_zip == "--today":
     today_and_time(sys.argv[4])
     sys.exit(0)
 
-with sync_playwright() as playwright:
-    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    problems = []
-    watch(page, origin, problems)
-    page.goto(start_url)
-    page.wait_for_load_state("networkidle")
-
+with chromium_page(start_url) as (page, _, problems):
     # 1. A weight in lb, read in kg after switching units.
     set_weight_unit(page, "lb")
     page.goto(origin + WEIGHT + "/add")
@@ -236,6 +219,5 @@ with sync_playwright() as playwright:
                     file = "%s/data-%s-%d-%s.png" % (shots, name, width, scheme)
                     page.screenshot(path=file, full_page=True)
                     report["screenshots"].append(file)
-    browser.close()
 
 print(json.dumps(report))

@@ -20,15 +20,12 @@ report.
 """
 import json
 import sys
-from urllib.parse import urlsplit
 
-from playwright.sync_api import sync_playwright
-
-from page_checks import chart_text, look, table_cells, watch
+from page_checks import chart_text, chromium_page, look, origin_of, table_cells
 
 start_url, shots, expected_today, type_path = sys.argv[1:5]
 expected = json.loads(expected_today)
-origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
+origin = origin_of(start_url)
 sleep_path = "/browse/HKCategoryTypeIdentifierSleepAnalysis"
 workout_path = "/browse/HKWorkoutTypeIdentifier"
 type_year = type_path + "?period=year"
@@ -56,14 +53,7 @@ OFF_SCREEN = """() => {
 }"""
 report = {"pages": {}, "screenshots": [], "today": {}, "expectedToday": expected}
 
-with sync_playwright() as playwright:
-    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    problems = []
-    watch(page, origin, problems, http_errors=True)
-    page.goto(start_url)
-    page.wait_for_load_state("networkidle")
+with chromium_page(start_url, http_errors=True) as (page, _, problems):
     # Today's numbers, as the page shows them, and the day each counts.
     for kind in expected:
         element = page.query_selector("[data-kind='%s'] .tile-value" % kind)
@@ -99,6 +89,5 @@ with sync_playwright() as playwright:
                     file = "%s/%s-%d-%s.png" % (shots, name, width, scheme)
                     page.screenshot(path=file, full_page=True)
                     report["screenshots"].append(file)
-    browser.close()
 
 print(json.dumps(report))
