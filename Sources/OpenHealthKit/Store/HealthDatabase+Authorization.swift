@@ -110,6 +110,29 @@ extension HealthDatabase {
         }
     }
 
+    /// Reads every sealed characteristic value whose key starts with `prefix`, in one statement
+    /// (a range on the key's index) and without holding a cooperative thread: keys to values.
+    func characteristics(withPrefix prefix: String) async throws -> [String: Data] {
+        let cipher = cipher
+        return try await readAsync { db in
+            // `prefix` ≤ key < `prefix` with its last byte raised: the keys starting with `prefix`.
+            var upper = Array(prefix.utf8)
+            guard let last = upper.popLast(), last < 0xFF else {
+                throw HealthStoreError(.io, "a characteristic prefix must end in a byte below 0xFF")
+            }
+            upper.append(last + 1)
+            let rows = try Row.fetchAll(db, sql: "SELECT type, sealed FROM characteristic WHERE type >= ? AND type < ?",
+                                        arguments: [prefix, String(decoding: upper, as: UTF8.self)])
+            var values: [String: Data] = [:]
+            for row in rows {
+                let type: String = row["type"]
+                let sealed: Data = row["sealed"]
+                values[type] = try cipher.open(sealed, context: Data(type.utf8))
+            }
+            return values
+        }
+    }
+
     /// Seals and stores a characteristic value; nil removes it.
     func setCharacteristic(_ type: String, _ value: Data?) throws {
         let sealed = try value.map { try cipher.seal($0, context: Data(type.utf8)) }

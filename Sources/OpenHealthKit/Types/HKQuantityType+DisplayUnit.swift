@@ -22,10 +22,11 @@ extension HKHealthStore {
     /// with pounds, miles and °F for a US locale.
     public func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
         let imperial = Locale.current.measurementSystem == .us
-        let database = try await engine.databaseAsync()
+        // Every stored choice in one read (not one per type: a page asks for a hundred types).
+        let stored = try await engine.databaseAsync().characteristics(withPrefix: Self.preferredUnitPrefix)
         var units: [HKQuantityType: HKUnit] = [:]
         for type in quantityTypes {
-            if let chosen = try Self.storedPreferredUnit(for: type, in: database) {
+            if let chosen = Self.storedPreferredUnit(for: type, in: stored) {
                 units[type] = chosen
                 continue
             }
@@ -75,12 +76,15 @@ extension HKHealthStore {
 
     /// The key of a preferred unit among the sealed owner settings (beside the characteristics).
     private static func preferredUnitKey(_ type: HKQuantityType) -> String {
-        "preferredUnit:" + type.identifier
+        preferredUnitPrefix + type.identifier
     }
 
-    /// The stored choice for a type; one that no longer parses or fits is ignored.
-    private static func storedPreferredUnit(for type: HKQuantityType, in database: HealthDatabase) throws -> HKUnit? {
-        guard let data = try database.characteristic(preferredUnitKey(type)),
+    /// What every preferred unit's key starts with.
+    private static let preferredUnitPrefix = "preferredUnit:"
+
+    /// The stored choice for a type among the stored choices; one that no longer parses or fits is ignored.
+    private static func storedPreferredUnit(for type: HKQuantityType, in stored: [String: Data]) -> HKUnit? {
+        guard let data = stored[preferredUnitKey(type)],
               let unit = try? HKUnit.parse(String(decoding: data, as: UTF8.self)), type.is(compatibleWith: unit) else {
             return nil
         }

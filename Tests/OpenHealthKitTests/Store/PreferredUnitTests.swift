@@ -53,4 +53,30 @@ struct PreferredUnitTests {
         #expect(try await TestStores.owner(folder).preferredUnits(for: [bodyMass])[bodyMass] != .pound()
                 || Locale.current.measurementSystem == .us)
     }
+
+    /// Every choice is read in one statement over a key range: each type gets its own choice and
+    /// only its own, beside characteristics and whatever type the range's edges could catch.
+    @Test func oneReadGivesEveryTypeItsOwnChoiceAndNoOtherKey() async throws {
+        let folder = TemporaryFolder()
+        let owner = TestStores.owner(folder)
+        try owner.setBiologicalSex(.female)
+        try owner.setBloodType(.oPositive)
+        let quantityTypes = HKObjectType.allSampleTypes.compactMap { $0 as? HKQuantityType }
+        var generator = SystemRandomNumberGenerator()
+        var chosen: [HKQuantityType: HKUnit] = [:]
+        for type in quantityTypes where Bool.random(using: &generator) {
+            try owner.setPreferredUnit(type.canonicalUnit, for: type)
+            chosen[type] = type.canonicalUnit
+        }
+        try owner.setPreferredUnit(.pound(), for: bodyMass)
+        chosen[bodyMass] = .pound()
+        let all = try await owner.preferredUnits(for: Set(quantityTypes))
+        #expect(all.count == quantityTypes.count)
+        for type in quantityTypes {
+            let alone = try await owner.preferredUnits(for: [type])[type]
+            #expect(all[type] == alone, "\(type.identifier)")
+            if let unit = chosen[type] { #expect(all[type] == unit, "\(type.identifier)") }
+        }
+        #expect(try owner.bloodType().bloodType == .oPositive)
+    }
 }
