@@ -35,6 +35,9 @@ let cardsPerSecond = BenchmarkMetric.custom("Throughput (cards/s)", polarity: .p
 let coresBusy = BenchmarkMetric.custom("CPU busy (% of one core)", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
+    // `scripts/bench.sh --check` allows each figure a 25 % fall of its median from the stored baseline.
+    let measured: [BenchmarkMetric] = [.wallClock, cardsPerSecond, coresBusy]
+    Benchmark.defaultConfiguration.thresholds = Dictionary(uniqueKeysWithValues: measured.map { ($0, BenchmarkThresholds(relative: [.p50: 25.0])) })
     // One iteration is one card; a measurement is 1,000 of them.
     let perCard = Benchmark.Configuration(
         metrics: [.wallClock, cardsPerSecond],

@@ -22,6 +22,9 @@ import struct ModelsR4.Bundle
 let megabytesPerSecond = BenchmarkMetric.custom("Throughput (MB/s)", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
+    // `scripts/bench.sh --check` allows each figure a 25 % fall of its median from the stored baseline.
+    let measured: [BenchmarkMetric] = [.wallClock, megabytesPerSecond]
+    Benchmark.defaultConfiguration.thresholds = Dictionary(uniqueKeysWithValues: measured.map { ($0, BenchmarkThresholds(relative: [.p50: 25.0])) })
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, megabytesPerSecond],
         timeUnits: .microseconds,

@@ -37,6 +37,9 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     Benchmark.defaultConfiguration.metrics.append(.peakMemoryResident)
+    // `scripts/bench.sh --check` allows each figure a 25 % fall of its median from the stored baseline.
+    let measured: [BenchmarkMetric] = [.wallClock, recordsPerSecond, .peakMemoryResident]
+    Benchmark.defaultConfiguration.thresholds = Dictionary(uniqueKeysWithValues: measured.map { ($0, BenchmarkThresholds(relative: [.p50: 25.0])) })
 
     Benchmark("Import 1M-record export.xml (AppleHealthImporter)") { benchmark, export in
         let folder = try ScratchFolder("import")

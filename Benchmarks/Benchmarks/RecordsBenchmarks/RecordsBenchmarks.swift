@@ -30,6 +30,9 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(20),
         maxIterations: 20
     )
+    // `scripts/bench.sh --check` allows each figure a 25 % fall of its median from the stored baseline.
+    let measured: [BenchmarkMetric] = [.wallClock, resourcesPerSecond]
+    Benchmark.defaultConfiguration.thresholds = Dictionary(uniqueKeysWithValues: measured.map { ($0, BenchmarkThresholds(relative: [.p50: 25.0])) })
 
     Benchmark("Import the largest Synthea bundle (HealthRecordImporter)") { benchmark, fixture in
         let folder = try Scratch("import")

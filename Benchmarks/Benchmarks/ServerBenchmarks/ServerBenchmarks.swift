@@ -33,6 +33,10 @@ let readsPerSecond = BenchmarkMetric.custom("protected read (requests/s)", polar
 let readPercentOfHello = BenchmarkMetric.custom("read ÷ hello-world (%)", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
+    // `scripts/bench.sh --check` allows each figure a 25 % fall of its median from the stored baseline.
+    let measured: [BenchmarkMetric] = [.wallClock, .throughput, helloPerSecond, readsPerSecond, readPercentOfHello, auditEntriesPerSecond,
+        auditGroupSize, readsPerGroup, groupWriteMicroseconds, readWaitMicroseconds, writerBusyPercent]
+    Benchmark.defaultConfiguration.thresholds = Dictionary(uniqueKeysWithValues: measured.map { ($0, BenchmarkThresholds(relative: [.p50: 25.0])) })
     searchBenchmarks()
     indexWriteBenchmarks()
     serverProbeBenchmarks()

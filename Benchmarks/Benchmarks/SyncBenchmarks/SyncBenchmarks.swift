@@ -34,6 +34,9 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(20),
         maxIterations: 20
     )
+    // `scripts/bench.sh --check` allows each figure a 25 % fall of its median from the stored baseline.
+    let measured: [BenchmarkMetric] = [.wallClock, resourcesPerSecond]
+    Benchmark.defaultConfiguration.thresholds = Dictionary(uniqueKeysWithValues: measured.map { ($0, BenchmarkThresholds(relative: [.p50: 25.0])) })
 
     Benchmark("Sync the largest Synthea patient (RecordsSynchronizer from a FHIR server on loopback, pages of 100)") { benchmark, fixture in
         let folder = try SyncScratch()
