@@ -4,8 +4,16 @@ import Foundation
 import GRDB
 
 /// The Bulk Data export's jobs and files (``ExportStore``): ``ExportSQL``'s statements on the
-/// writer (one transaction each write) and the readers, in the store's database file (the data folder).
+/// writer (one transaction each write) and the readers, in the store's database file (the data
+/// folder); the NDJSON files themselves on disk beside it (``SQLiteExportFiles``: `exports/{job}/{Type}.ndjson`,
+/// owner-only), written inside the transaction that records each chunk (so a chunk is in the
+/// file exactly when the job's lease holder wrote it), removed with their job (cancel, retention,
+/// a claim that starts the job again), and read a piece at a time for a download. An in-memory
+/// store keeps the chunks in the database.
 extension SQLiteTrustStore {
+    /// Where this store's export files are (nil in memory).
+    var exportFiles: SQLiteExportFiles? { SQLiteExportFiles(databasePath: path) }
+
     public func createExportJob(_ job: StoredExportJob) async throws(TrustStoreError) {
         let statement = ExportSQL.create(job)
         guard try await write({ db in try Self.fetchOne(db, statement) != nil }) else { throw .conflict("export_job \(job.id.prefix(8))") }
@@ -17,11 +25,20 @@ extension SQLiteTrustStore {
     }
 
     public func claimExportJob(id: String, owner: String, now: Timestamp, leaseUntil: Timestamp) async throws(TrustStoreError) -> Bool {
-        try await runExportSteps(ExportSQL.claim(id: id, owner: owner, now: now, leaseUntil: leaseUntil))
+        let files = exportFiles
+        // What an earlier holder wrote is deleted with its rows.
+        return try await runExportSteps(ExportSQL.claim(id: id, owner: owner, now: now, leaseUntil: leaseUntil)) { files?.remove(job: id) }
     }
 
     public func appendExportChunk(_ chunk: ExportChunk, owner: String, progress: String, leaseUntil: Timestamp) async throws(TrustStoreError) -> Bool {
-        try await runExportSteps(ExportSQL.append(chunk, owner: owner, progress: progress, leaseUntil: leaseUntil))
+        guard let files = exportFiles else {
+            return try await runExportSteps(ExportSQL.append(chunk, owner: owner, progress: progress, leaseUntil: leaseUntil))
+        }
+        // The row (its line count), then the bytes at the end of the file, in the transaction
+        // that checked the lease: a failed write rolls the row back (and fails the job).
+        return try await runExportSteps(ExportSQL.append(chunk, owner: owner, progress: progress, leaseUntil: leaseUntil, bytesInDatabase: false)) {
+            () throws(TrustStoreError) in try files.append(chunk.bytes, job: chunk.jobID, type: chunk.type)
+        }
     }
 
     public func renewExportJob(id: String, owner: String, progress: String, leaseUntil: Timestamp) async throws(TrustStoreError) -> Bool {
@@ -31,7 +48,13 @@ extension SQLiteTrustStore {
 
     public func finishExportJob(id: String, owner: String, status: ExportJobStatus, error: String?, at: Timestamp) async throws(TrustStoreError) -> Bool {
         let statement = ExportSQL.finish(id: id, owner: owner, status: status, error: error, at: at)
-        return try await write { db in try Self.fetchOne(db, statement) != nil }
+        let files = status == .completed ? exportFiles : nil
+        return try await write { db in
+            guard try Self.fetchOne(db, statement) != nil else { return false }
+            // A completed job's files are on the disk before it says so.
+            try files?.sync(job: id)
+            return true
+        }
     }
 
     public func exportOutputs(id: String) async throws(TrustStoreError) -> [ExportOutput] {
@@ -51,19 +74,51 @@ extension SQLiteTrustStore {
         }
     }
 
+    public func sendExportFile(id: String, output: ExportOutput, to send: ([UInt8]) async throws -> Void) async throws {
+        guard let files = exportFiles, let descriptor = try await files.openForReading(job: id, type: output.type) else {
+            // No file on disk: a job written before the files went to disk (or in memory).
+            try await sendExportChunks(id: id, output: output, to: send)
+            return
+        }
+        // The open file stays readable when the job is deleted meanwhile.
+        do {
+            var offset: Int64 = 0
+            while true {
+                let piece = try await files.read(descriptor, at: offset, count: SQLiteExportFiles.pieceSize)
+                if piece.isEmpty { break }
+                offset += Int64(piece.count)
+                try await send(piece)
+            }
+        } catch {
+            await files.closeFile(descriptor)
+            throw error
+        }
+        await files.closeFile(descriptor)
+    }
+
     public func deleteExportJob(id: String) async throws(TrustStoreError) -> Bool {
         let statements = ExportSQL.delete(id: id)
+        let files = exportFiles
         return try await write { db in
             try Self.execute(db, statements[0])
-            return try Self.fetchOne(db, statements[1]) != nil
+            guard try Self.fetchOne(db, statements[1]) != nil else { return false }
+            files?.remove(job: id)
+            return true
         }
     }
 
     public func deleteExpiredExportJobs(now: Timestamp) async throws(TrustStoreError) -> Int {
         let statements = ExportSQL.deleteExpired(now: now)
+        let files = exportFiles
         return try await write { db in
             try Self.execute(db, statements[0])
-            return try Self.fetchAll(db, statements[1]).count
+            let deleted = try Self.fetchAll(db, statements[1]).count
+            // The folders of the jobs deleted, and any left without a job.
+            if let files {
+                let jobs = try Self.fetchAll(db, ExportSQL.jobIDs()).map { row -> String in row[0] }
+                files.removeAll(except: Set(jobs))
+            }
+            return deleted
         }
     }
 
@@ -87,14 +142,16 @@ extension SQLiteTrustStore {
         }
     }
 
-    /// Runs the statements in one transaction; false (rolled back) when the first, a conditional
-    /// update, returned no row.
-    private func runExportSteps(_ statements: [SQLStatement]) async throws(TrustStoreError) -> Bool {
+    /// Runs the statements in one transaction, then `afterwards` (file work) inside it; false
+    /// (rolled back) when the first, a conditional update, returned no row.
+    private func runExportSteps(_ statements: [SQLStatement],
+                                afterwards: @escaping @Sendable () throws(TrustStoreError) -> Void = {}) async throws(TrustStoreError) -> Bool {
         let missed = "export_job: no row"
         do {
             try await write { db in
                 guard let first = statements.first, try Self.fetchOne(db, first) != nil else { throw TrustStoreError.conflict(missed) }
                 for statement in statements.dropFirst() { try Self.execute(db, statement) }
+                try afterwards()
             }
             return true
         } catch .conflict(let what) where what == missed {

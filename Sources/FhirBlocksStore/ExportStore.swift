@@ -1,15 +1,18 @@
 import FhirBlocks
 
 /// The Bulk Data export's share of a ``TrustStore`` (`health serve`'s `$export`): the jobs and
-/// the NDJSON files they write, kept in the store's database (SQLite in the data folder, or
-/// PostgreSQL), so every server on the same database sees them, and they survive a restart.
+/// the NDJSON files they write, kept where every server on the same database finds them, so
+/// that they survive a restart: a SQLite store writes each file to disk, in the `exports` folder
+/// beside its database file (owner-only, `exports/{job}/{Type}.ndjson`), and keeps only the job
+/// and each chunk's line count in the database; PostgreSQL keeps the files' chunks in the
+/// database itself (every server on it may be on another machine).
 ///
 /// A file is a sequence of chunks (each a run of whole NDJSON lines, at most a few hundred
-/// kilobytes), written one at a time as the job reads the store and read back one at a time
-/// as a client downloads: no file is ever held whole in memory. A job is worked on by one
-/// server at a time, the holder of its lease (``claimExportJob(id:owner:now:leaseUntil:)``);
-/// a lease that ran out (its server stopped) may be claimed by any server, which starts the
-/// job again from nothing. Statements are ``ExportSQL``'s.
+/// kilobytes), written one at a time as the job reads the store and read back a piece at a time
+/// as a client downloads (``sendExportFile(id:output:to:)``): no file is ever held whole in
+/// memory. A job is worked on by one server at a time, the holder of its lease
+/// (``claimExportJob(id:owner:now:leaseUntil:)``); a lease that ran out (its server stopped) may
+/// be claimed by any server, which starts the job again from nothing. Statements are ``ExportSQL``'s.
 public protocol ExportStore: Sendable {
     /// Stores a new job (status `queued`); ``TrustStoreError/conflict(_:)`` when its id is taken.
     func createExportJob(_ job: StoredExportJob) async throws(TrustStoreError)
@@ -31,8 +34,18 @@ public protocol ExportStore: Sendable {
     func finishExportJob(id: String, owner: String, status: ExportJobStatus, error: String?, at: Timestamp) async throws(TrustStoreError) -> Bool
     /// The job's files: each type with its resources and chunks, by type.
     func exportOutputs(id: String) async throws(TrustStoreError) -> [ExportOutput]
-    /// One chunk of the job's file of `type` (from 0), if stored.
+    /// One chunk of the job's file of `type` (from 0), if stored in the database (a SQLite
+    /// store's chunks are on disk: their rows hold no bytes).
     func exportChunk(id: String, type: String, sequence: Int) async throws(TrustStoreError) -> [UInt8]?
+    /// Sends the job's file `output` (as ``exportOutputs(id:)`` listed it) to `send`, one piece
+    /// (a chunk, or at most a few hundred kilobytes read from disk) at a time, in order; throws
+    /// ``ExportFileMissing`` when a piece is gone (the job was deleted meanwhile), or what
+    /// `send` throws. The default sends the database's chunks (``sendExportChunks(id:output:to:)``).
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - output: The file.
+    ///   - send: Called with each piece.
+    func sendExportFile(id: String, output: ExportOutput, to send: ([UInt8]) async throws -> Void) async throws
     /// Deletes the job and its files; false when there was no such job.
     func deleteExportJob(id: String) async throws(TrustStoreError) -> Bool
     /// Deletes every job (and its files) that expired at `now`; returns how many.
@@ -43,6 +56,48 @@ public protocol ExportStore: Sendable {
     func createExportGroup(_ group: StoredExportGroup) async throws(TrustStoreError)
     /// The Group with this id, if any.
     func exportGroup(id: String) async throws(TrustStoreError) -> StoredExportGroup?
+}
+
+extension ExportStore {
+    public func sendExportFile(id: String, output: ExportOutput, to send: ([UInt8]) async throws -> Void) async throws {
+        try await sendExportChunks(id: id, output: output, to: send)
+    }
+
+    /// Sends the file's chunks as stored in the database, one at a time (each read, sent and let
+    /// go); throws ``ExportFileMissing`` for a chunk that is not there or holds no bytes.
+    /// - Parameters:
+    ///   - id: The job.
+    ///   - output: The file.
+    ///   - send: Called with each chunk.
+    public func sendExportChunks(id: String, output: ExportOutput, to send: ([UInt8]) async throws -> Void) async throws {
+        for sequence in 0..<output.chunks {
+            guard let bytes = try await exportChunk(id: id, type: output.type, sequence: sequence), !bytes.isEmpty else {
+                throw ExportFileMissing(job: id, type: output.type)
+            }
+            try await send(bytes)
+        }
+    }
+}
+
+/// A piece of an export file the manifest counted is not stored (the job was deleted, or its
+/// files removed, while the file was sent).
+public struct ExportFileMissing: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The job.
+    public var job: String
+    /// The file's resource type.
+    public var type: String
+
+    /// Creates the error.
+    /// - Parameters:
+    ///   - job: The job.
+    ///   - type: The file's resource type.
+    public init(job: String, type: String) {
+        self.job = job
+        self.type = type
+    }
+
+    /// The file and job, in words (the job by the start of its id).
+    public var description: String { "the export file \(type) of job \(job.prefix(8)) is gone" }
 }
 
 /// A Group of patients a client created to export them (`POST /fhir/Group`, then

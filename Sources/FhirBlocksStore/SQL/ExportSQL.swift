@@ -88,12 +88,20 @@ public enum ExportSQL {
                      [.text(progress), .integer(leaseUntil.millisecondsSince1970), .text(id), .text(owner)])
     }
 
-    /// ``renew(id:owner:progress:leaseUntil:)`` (a row back when `owner` holds the job), then inserts the chunk.
-    public static func append(_ chunk: ExportChunk, owner: String, progress: String, leaseUntil: Timestamp) -> [SQLStatement] {
-        [renew(id: chunk.jobID, owner: owner, progress: progress, leaseUntil: leaseUntil),
-         SQLStatement("INSERT INTO export_chunk (job_id, type, seq, line_count, data) VALUES (?, ?, ?, ?, ?)",
-                      [.text(chunk.jobID), .text(chunk.type), .integer(Int64(chunk.sequence)), .integer(Int64(chunk.lineCount)),
-                       .bytes(chunk.bytes)])]
+    /// ``renew(id:owner:progress:leaseUntil:)`` (a row back when `owner` holds the job), then inserts the chunk: with its
+    /// bytes, or (`bytesInDatabase` false: SQLite, which writes the file to disk) with none (`X''`), its line count only.
+    public static func append(_ chunk: ExportChunk, owner: String, progress: String, leaseUntil: Timestamp,
+                              bytesInDatabase: Bool = true) -> [SQLStatement] {
+        let keys: [SQLValue] = [.text(chunk.jobID), .text(chunk.type), .integer(Int64(chunk.sequence)), .integer(Int64(chunk.lineCount))]
+        let insert = bytesInDatabase
+            ? SQLStatement("INSERT INTO export_chunk (job_id, type, seq, line_count, data) VALUES (?, ?, ?, ?, ?)", keys + [.bytes(chunk.bytes)])
+            : SQLStatement("INSERT INTO export_chunk (job_id, type, seq, line_count, data) VALUES (?, ?, ?, ?, X'')", keys)
+        return [renew(id: chunk.jobID, owner: owner, progress: progress, leaseUntil: leaseUntil), insert]
+    }
+
+    /// The ids of every stored job (a store that keeps files on disk removes those of no job).
+    public static func jobIDs() -> SQLStatement {
+        SQLStatement("SELECT id FROM export_job", [])
     }
 
     /// Finishes the running job `owner` holds; a row back when it does.

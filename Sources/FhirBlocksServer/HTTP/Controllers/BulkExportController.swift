@@ -15,11 +15,12 @@ import NIOCore
 /// | `/fhir/Group/{id}/$export` | kick-off: the Group's patients that granted the client (404 unknown, 403 another client's Group) | – |
 /// | `/fhir/Group` (POST) | a Group of patients that granted the client, for its export (``createGroup(_:access:)``) | – |
 /// | `/bulk-export/{job}` | status: 202 with `X-Progress` and `Retry-After`, then 200 with the manifest | cancel: the job and its files deleted (202) |
-/// | `/bulk-export/{job}/{Type}.ndjson` | one file, `application/fhir+ndjson`, streamed chunk by chunk from the store | – |
+/// | `/bulk-export/{job}/{Type}.ndjson` | one file, `application/fhir+ndjson`, streamed a piece at a time from the store (SQLite: from disk) | – |
 ///
 /// `%24export` (the `$` percent-encoded) is answered as `$export`.
 ///
-/// A kick-off needs `Prefer: respond-async` (and an `Accept`, when sent, of FHIR JSON); it
+/// A kick-off needs a token with a `system/` or `patient/` scope that reads (403 otherwise),
+/// `Prefer: respond-async` (and an `Accept`, when sent, of FHIR JSON); it
 /// answers 202 with `Content-Location` (the status URL). Its parameters are
 /// ``BulkExportParameters``'s: an unsupported one is refused with 400, or under
 /// `Prefer: handling=lenient` ignored and named in the 202's OperationOutcome. The job is
@@ -95,6 +96,9 @@ struct BulkExportController: TrustEndpoints {
 
     func kickoff(_ request: Request, _ context: FhirBlocksRequestContext, kind: String) async -> Response {
         guard let access = context.access else { return FhirBlocksRouter.bridge(FHIRController.fhirUnauthenticated()) }
+        guard Self.allowsExport(scope: access.scopeText) else {
+            return Self.outcome(403, "forbidden", "a kick-off needs a system/ or patient/ scope that reads resources")
+        }
         let prefer = Self.header(request, "prefer").lowercased()
         guard prefer.contains("respond-async") else { return Self.outcome(400, "invalid", "a kick-off needs Prefer: respond-async") }
         let accept = Self.header(request, "accept").lowercased()
@@ -138,6 +142,15 @@ struct BulkExportController: TrustEndpoints {
         let diagnostics = parameters.ignored.isEmpty ? "the export was accepted"
             : "the export was accepted; ignored: " + parameters.ignored.joined(separator: ", ")
         return Self.outcome(202, "informational", diagnostics, severity: "information", headers: [("Content-Location", "\(base)/bulk-export/\(id)")])
+    }
+
+    /// Whether a token's `scope` lets it export: it holds a `system/` or `patient/` resource
+    /// scope that reads (a token with none, or only `user/` or write scopes, is refused with 403).
+    static func allowsExport(scope: String) -> Bool {
+        ScopeRequest(scope).scopes.contains { scope in
+            guard case .resource(let resource) = scope else { return false }
+            return (resource.context == .system || resource.context == .patient) && resource.access.contains(.read)
+        }
     }
 
     // MARK: Groups
@@ -292,12 +305,9 @@ struct BulkExportController: TrustEndpoints {
         let id = job.id
         var fields = HTTPFields()
         Self.add(&fields, "Content-Type", Self.ndjson)
-        // One chunk read from the store at a time, written, and let go.
+        // One piece read from the store (a file on disk, or a chunk in the database) at a time, written, and let go.
         return Response(status: .ok, headers: fields, body: ResponseBody { writer in
-            for sequence in 0..<output.chunks {
-                guard let bytes = try await store.exportChunk(id: id, type: type, sequence: sequence) else {
-                    throw BulkExportFileMissing()
-                }
+            try await store.sendExportFile(id: id, output: output) { bytes in
                 try await writer.write(ByteBuffer(bytes: bytes))
             }
             try await writer.finish(nil)
@@ -349,6 +359,3 @@ struct BulkExportController: TrustEndpoints {
         init(_ response: Response) { self.response = response }
     }
 }
-
-/// A chunk the manifest counted was not in the store (the job was deleted while the file was sent).
-struct BulkExportFileMissing: Error {}

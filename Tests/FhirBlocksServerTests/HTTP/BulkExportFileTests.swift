@@ -1,0 +1,281 @@
+import ExactJSON
+import FhirBlocks
+@testable import FhirBlocksServer
+import FhirBlocksSQLite
+import FhirBlocksStore
+import Foundation
+import NIOHTTP1
+import Testing
+import TestSupport
+
+/// Where Bulk Data export files are kept, over real HTTP on 127.0.0.1: a SQLite store writes
+/// them to disk beside its database (`exports/{job}/{Type}.ndjson`, folders 0700, files 0600,
+/// no bytes in the database), PostgreSQL keeps them in the database; on both, a second server on
+/// the same database answers the status and serves the same bytes, a restarted server serves
+/// them, and cancelling or retention deletes them (on disk too, with any folder left without a
+/// job). Then who may kick off what: the system level for the server's auditors only, and every
+/// refusal (no token, no reading system/ or patient/ scope, Groups of another client's patients).
+@Suite struct BulkExportFileTests {
+    /// How many Observations the file test exports: several chunks (``BulkExportRunner/chunkSize``).
+    static let observationCount = 2_500
+
+    /// An Observation of about 400 bytes.
+    static func observation(_ index: Int) -> [UInt8] {
+        let note = String(repeating: "n", count: 260)
+        return Array(#"{"resourceType":"Observation","id":"o\#(index)","status":"final","code":{"text":"reading \#(index)"},"note":[{"text":"\#(note)"}]}"#
+            .utf8)
+    }
+
+    /// The export folder of a SQLite store, nil for PostgreSQL.
+    static func exportsFolder(_ store: any TrustStore) -> String? {
+        guard let sqlite = store as? SQLiteTrustStore else { return nil }
+        return URL(fileURLWithPath: sqlite.path).deletingLastPathComponent().appendingPathComponent("exports").path
+    }
+
+    static func mode(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+    }
+
+    /// Kicks off `Patient/$export` on `server`, polls `poller` until the manifest, and downloads its one Observation file from `server`.
+    static func export(_ server: RunningServer, polledOn poller: RunningServer, token: String) async throws
+        -> (location: String, manifest: JSONObject, url: String, bytes: [UInt8]) {
+        let kickoff = try await BulkExportTests.send(server, .GET, "/fhir/Patient/$export?_type=Observation", token: token,
+                                                     headers: BulkExportTests.kickoffHeaders)
+        try #require(kickoff.status == 202, "\(String(decoding: kickoff.body, as: UTF8.self))")
+        let location = try #require(BulkExportTests.header(kickoff, "Content-Location"))
+        let manifest = try await BulkExportTests.manifest(poller, location, token: token)
+        let outputs = try #require(manifest["output"]?.arrayValue)
+        try #require(outputs.count == 1 && outputs[0]["type"] == .string("Observation"))
+        #expect(outputs[0]["count"] == .number(String(observationCount)))
+        let url = try #require(outputs[0]["url"]?.stringValue)
+        let file = try await BulkExportTests.send(server, .GET, url, token: token)
+        try #require(file.status == 200)
+        return (location, manifest, url, file.body)
+    }
+
+    @Test(arguments: TestBackend.available)
+    func filesAreKeptWhereEveryServerFindsThemAndSurviveARestart(backend: TestBackend) async throws {
+        let world = try await TestWorld.make(backend)
+        let first = try await RunningServer.start(world.service)
+        let twin = try await world.twin()
+        let second = try await RunningServer.start(twin.service)
+        var restarted: (world: TestWorld, server: RunningServer)?
+        var firstStopped = false
+        try await withTeardown({
+            await second.stop()
+            await twin.close()
+            if let restarted {
+                await restarted.server.stop()
+                await restarted.world.close()
+            }
+            if !firstStopped {
+                await first.stop()
+                await world.close()
+            }
+        }) {
+            let wallet = try await world.register(.wallet("w1", firstName: "A"))
+            let app = try await world.register(.app("backend"))
+            var change = TrustChange()
+            for index in 0..<Self.observationCount {
+                change.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(type: "Observation", id: "o\(index)", patient: wallet.csi, versionID: 1,
+                                                                                     lastUpdated: world.now, json: Self.observation(index))))
+            }
+            try await world.store.commit(change)
+            #expect(try await world.grant(from: wallet, to: [app], resource: "Observation", sensitivity: []).status == 200)
+            let response = try await world.clientCredentials(app, scope: "patient/Observation.rs", patient: wallet)
+            let token = try #require(world.json(response)["access_token"]?.stringValue)
+
+            // Kicked off on one server, polled on the other (same database), downloaded from both: the same bytes.
+            let (location, manifest, url, bytes) = try await Self.export(first, polledOn: second, token: token)
+            let lines = bytes.split(separator: UInt8(ascii: "\n"))
+            #expect(lines.count == Self.observationCount && bytes.last == UInt8(ascii: "\n"))
+            #expect(Set(lines.map { Array($0) }) == Set((0..<Self.observationCount).map { Self.observation($0) }))
+            #expect(try await BulkExportTests.send(second, .GET, url, token: token).body == bytes)
+            let jobID = String(location.split(separator: "/").last ?? "")
+            let output = try #require(try await world.store.exportOutputs(id: jobID).first)
+            #expect(output.type == "Observation" && output.count == Self.observationCount && output.chunks > 2, "\(output)")
+
+            if let folder = Self.exportsFolder(world.store) {
+                // SQLite: the file on disk, owner-only; the database holds the line counts, not the bytes.
+                let file = folder + "/\(jobID)/Observation.ndjson"
+                #expect(FileManager.default.contents(atPath: file).map(Array.init) == bytes)
+                #expect(Self.mode(file) == 0o600 && Self.mode(folder + "/\(jobID)") == 0o700 && Self.mode(folder) == 0o700)
+                #expect(try await world.store.exportChunk(id: jobID, type: "Observation", sequence: 0) == [])
+            } else {
+                // PostgreSQL: the chunks in the database, the file their concatenation.
+                var stored: [UInt8] = []
+                for sequence in 0..<output.chunks {
+                    stored += try #require(try await world.store.exportChunk(id: jobID, type: "Observation", sequence: sequence))
+                }
+                #expect(stored == bytes)
+            }
+
+            // A restart: the first server stops and its store closes; a new one on the same database serves the job.
+            await first.stop()
+            await world.close()
+            firstStopped = true
+            let again = try await world.twin()
+            let againServer = try await RunningServer.start(again.service)
+            restarted = (again, againServer)
+            #expect(try await BulkExportTests.manifest(againServer, location, token: token) == manifest)
+            #expect(try await BulkExportTests.send(againServer, .GET, url, token: token).body == bytes)
+
+            // Cancel: the job and its files are gone, for every server.
+            #expect(try await BulkExportTests.send(againServer, .DELETE, location, token: token).status == 202)
+            #expect(try await BulkExportTests.send(second, .GET, location, token: token).status == 404)
+            #expect(try await BulkExportTests.send(second, .GET, url, token: token).status == 404)
+            #expect(try await again.store.exportOutputs(id: jobID).isEmpty)
+            if let folder = Self.exportsFolder(again.store) { #expect(!FileManager.default.fileExists(atPath: folder + "/\(jobID)")) }
+
+            // Retention: an expired job's files go at the next kick-off, with a folder no job owns.
+            let (expiring, _, _, _) = try await Self.export(againServer, polledOn: againServer, token: token)
+            let expiringID = String(expiring.split(separator: "/").last ?? "")
+            let stray = Self.exportsFolder(again.store).map { $0 + "/stray0123" }
+            if let stray {
+                try FileManager.default.createDirectory(atPath: stray, withIntermediateDirectories: false)
+                #expect(FileManager.default.createFile(atPath: stray + "/Observation.ndjson", contents: Data("{}\n".utf8)))
+                #expect(FileManager.default.fileExists(atPath: Self.exportsFolder(again.store).map { $0 + "/\(expiringID)" } ?? ""))
+            }
+            world.clock.advance(seconds: world.service.configuration.exportRetentionSeconds + 1)
+            let fresh = try #require(world.json(try await again.clientCredentials(app, scope: "patient/Observation.rs", patient: wallet))["access_token"]?
+                .stringValue)
+            #expect(try await BulkExportTests.send(againServer, .GET, expiring, token: fresh).status == 404)
+            let next = try await BulkExportTests.send(againServer, .GET, "/fhir/Patient/$export?_type=Patient", token: fresh,
+                                                      headers: BulkExportTests.kickoffHeaders)
+            #expect(next.status == 202)
+            #expect(try await again.store.exportJob(id: expiringID) == nil)
+            #expect(try await again.store.exportOutputs(id: expiringID).isEmpty)
+            if let folder = Self.exportsFolder(again.store), let stray {
+                #expect(!FileManager.default.fileExists(atPath: folder + "/\(expiringID)"))
+                #expect(!FileManager.default.fileExists(atPath: stray))
+            }
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func theSystemLevelExportIsTheAuditorsOnly(backend: TestBackend) async throws {
+        let world = try await TestWorld.make(backend)
+        let server = try await RunningServer.start(world.service)
+        var auditing: RunningServer?
+        try await withTeardown({
+            if let auditing { await auditing.stop() }
+            await server.stop()
+            await world.close()
+        }) {
+            let (wallets, _) = try await BackendServicesTests.seed(world)
+            let auditorKey = try BackendTestKey.es384("a1"), plainKey = try BackendTestKey.es256("p1")
+            func keySet(_ key: BackendTestKey) -> [String: JSONValue] {
+                ["jwks": .object(JSONObject(members: [JSONMember(key: "keys", value: .array([key.jwk]))]))]
+            }
+            let auditor = try await BackendServicesTests.register(server, keySet(auditorKey))
+            let plain = try await BackendServicesTests.register(server, keySet(plainKey))
+            for client in [auditor, plain] {
+                var party = TestParty.app("backend")
+                party.csi = client
+                for wallet in wallets.prefix(2) {
+                    #expect(try await world.grant(from: wallet, to: [party], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)
+                }
+            }
+            // A server on the same database and clock that lists the auditor.
+            var configuration = world.service.configuration
+            configuration.auditors = [auditor]
+            let service = TrustService(store: world.store, configuration: configuration, auditKey: world.service.auditKey, clock: world.clock.trustClock)
+            try await service.start()
+            let auditingServer = try await RunningServer.start(service)
+            auditing = auditingServer
+            let audience = TestWorld.base + "/oauth/token"
+            func token(_ key: BackendTestKey, _ client: CsiGuid) async throws -> String {
+                let answer = try await BackendServicesTests.token(auditingServer, key.assertion(client: client, audience: audience, now: world.now),
+                                                                  scope: "system/*.rs")
+                try #require(answer.status == 200, "\(answer)")
+                return try #require(answer.json["access_token"]?.stringValue)
+            }
+            let auditorToken = try await token(auditorKey, auditor), plainToken = try await token(plainKey, plain)
+
+            let auditBefore = try await world.store.auditCount()
+            let kickoff = try await BulkExportTests.send(auditingServer, .GET, "/fhir/$export", token: auditorToken, headers: BulkExportTests.kickoffHeaders)
+            try #require(kickoff.status == 202, "\(String(decoding: kickoff.body, as: UTF8.self))")
+            let manifest = try await BulkExportTests.manifest(auditingServer, try #require(BulkExportTests.header(kickoff, "Content-Location")),
+                                                              token: auditorToken)
+            #expect(manifest["request"]?.stringValue?.hasSuffix("/fhir/$export") == true)
+            #expect(try await BulkExportTests.download(auditingServer, manifest, token: auditorToken) == ["Observation/obs-1", "Observation/obs-2"])
+            // One audit entry per patient exported, naming the auditor.
+            let entries = try await world.store.auditRecords(from: auditBefore, limit: 100).compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }
+                .filter { $0.reason?.hasPrefix("bulk-export") == true }
+            #expect(entries.count == 2 && entries.allSatisfy { $0.agent == auditor.rawValue })
+
+            // Refused to a client the server does not list, on either server, and to the auditor where it is not listed.
+            #expect(try await BulkExportTests.send(auditingServer, .GET, "/fhir/$export", token: plainToken, headers: BulkExportTests.kickoffHeaders)
+                .status == 403)
+            #expect(try await BulkExportTests.send(auditingServer, .GET, "/fhir/%24export", token: plainToken, headers: BulkExportTests.kickoffHeaders)
+                .status == 403)
+            #expect(try await BulkExportTests.send(server, .GET, "/fhir/$export", token: auditorToken, headers: BulkExportTests.kickoffHeaders)
+                .status == 403)
+            // The client that is no auditor still exports its patients.
+            #expect(try await BulkExportTests.send(auditingServer, .GET, "/fhir/Patient/$export", token: plainToken, headers: BulkExportTests.kickoffHeaders)
+                .status == 202)
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func everyKickoffRefusal(backend: TestBackend) async throws {
+        let world = try await TestWorld.make(backend)
+        let server = try await RunningServer.start(world.service)
+        try await withTeardown({
+            await server.stop()
+            await world.close()
+        }) {
+            let (wallets, other) = try await BackendServicesTests.seed(world)
+            let app = try await world.register(.app("backend"))
+            for wallet in wallets.prefix(2) {
+                #expect(try await world.grant(from: wallet, to: [app], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)
+            }
+            #expect(try await world.grant(from: wallets[2], to: [other], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)
+            let appAnswer = try await world.clientCredentials(app, scope: "patient/Observation.rs", patient: wallets[0])
+            let appToken = try #require(world.json(appAnswer)["access_token"]?.stringValue)
+            let otherToken = try #require(world.json(try await world.clientCredentials(other, scope: "patient/Observation.rs", patient: wallets[2]))[
+                "access_token"]?.stringValue)
+
+            // No token, or one the server never issued: 401 on every kick-off.
+            for path in ["/fhir/Patient/$export", "/fhir/$export", "/fhir/Group/0123456789abcdef/$export", "/fhir/Patient/%24export"] {
+                #expect(try await BulkExportTests.send(server, .GET, path, token: nil, headers: BulkExportTests.kickoffHeaders).status == 401, "\(path)")
+                #expect(try await BulkExportTests.send(server, .GET, path, token: "not-a-token", headers: BulkExportTests.kickoffHeaders).status == 401,
+                        "\(path)")
+            }
+
+            // A token without a system/ or patient/ scope that reads: 403.
+            let writeOnly = try await world.clientCredentials(wallets[0], scope: "patient/Observation.cu")
+            try #require(writeOnly.status == 200, "\(String(decoding: writeOnly.body, as: UTF8.self))")
+            let writeOnlyToken = try #require(world.json(writeOnly)["access_token"]?.stringValue)
+            #expect(world.json(writeOnly)["scope"]?.stringValue?.contains(".r") != true)
+            let refused = try await BulkExportTests.send(server, .GET, "/fhir/Patient/$export", token: writeOnlyToken, headers: BulkExportTests.kickoffHeaders)
+            #expect(refused.status == 403 && String(decoding: refused.body, as: UTF8.self).contains("scope"))
+            for (scope, allowed) in [("system/*.rs", true), ("system/Observation.read", true), ("patient/Observation.rs conf/N", true),
+                                     ("patient/*.cruds", true), ("system/AuditEvent.rs", true), ("user/Observation.rs", false),
+                                     ("patient/Observation.cud", false), ("system/*.write", false), ("openid fhirUser launch", false),
+                                     ("conf/V", false), ("", false)] {
+                #expect(BulkExportController.allowsExport(scope: scope) == allowed, "\(scope)")
+            }
+
+            // Groups of another client's patients: refused when created (only theirs, or mixed), nothing stored;
+            // another client's Group is not exported.
+            func postGroup(_ members: [TestParty], token: String) async throws -> Int {
+                let list = members.map { #"{"entity":{"reference":"Patient/\#($0.csi.rawValue)"}}"# }.joined(separator: ",")
+                let body = #"{"resourceType":"Group","type":"person","actual":true,"member":[\#(list)]}"#
+                return try await HTTPExchange.send(.POST, server.baseURL + "/fhir/Group", headers: [("Authorization", "Bearer \(token)"),
+                                                                                                   ("Content-Type", "application/fhir+json")],
+                                                   body: Array(body.utf8)).status
+            }
+            #expect(try await postGroup([wallets[2]], token: appToken) == 403)
+            #expect(try await postGroup([wallets[0], wallets[2]], token: appToken) == 403)
+            let othersGroup = try await HTTPExchange.send(
+                .POST, server.baseURL + "/fhir/Group", headers: [("Authorization", "Bearer \(otherToken)"), ("Content-Type", "application/fhir+json")],
+                body: Array(#"{"resourceType":"Group","member":[{"entity":{"reference":"Patient/\#(wallets[2].csi.rawValue)"}}]}"#.utf8))
+            try #require(othersGroup.status == 201)
+            let othersID = try #require(try JSONParser.parse(othersGroup.body)["id"]?.stringValue)
+            let groupRefusal = try await BulkExportTests.send(server, .GET, "/fhir/Group/\(othersID)/$export", token: appToken,
+                                                              headers: BulkExportTests.kickoffHeaders)
+            #expect(groupRefusal.status == 403)
+        }
+    }
+}
