@@ -52,6 +52,9 @@ final class SharedLinkHost: TrustEndpoints {
 
     /// Who polled each long-term link lately, for the polling limit (bounded, per link).
     let polls: SharedLinkPollLimiter
+    /// The requests for one passcode link, one at a time, so none reads the link as locked
+    /// while its last attempt is taken by a passcode still being evaluated.
+    let passcodeGate = SharedLinkPasscodeGate()
 
     init(linkStore: any LinkStore, trustLedger: TrustLedger, committer: ChangeCommitter,
          polls: SharedLinkPollLimiter = SharedLinkPollLimiter(intervalSeconds: SharedLinkHost.pollInterval)) {
@@ -156,7 +159,6 @@ final class SharedLinkHost: TrustEndpoints {
         case .failure(let problem): return Self.badRequest(problem.reason)
         }
         guard Self.isLinkID(id) else { return Self.notActive() }
-        let now = self.now
         let link: StoredSharedLink
         do {
             guard let found = try await self.linkStore.sharedLink(id: id) else { return Self.notActive() }
@@ -164,6 +166,25 @@ final class SharedLinkHost: TrustEndpoints {
         } catch {
             return .error(.storageFailure("the link could not be read"))
         }
+        guard link.passcodeHash != nil else { return await manifest(link, request: request, now: self.now) }
+        // A passcode link: one request at a time on this server, the link read again inside, so
+        // a request arriving while another's passcode holds the last attempt waits for its
+        // verdict instead of reading the link as locked.
+        return await passcodeGate.serialized(id) { () async -> ServiceResponse in
+            let now = self.now
+            do {
+                guard let current = try await self.linkStore.sharedLink(id: id) else { return Self.notActive() }
+                return await self.manifest(current, request: request, now: now)
+            } catch {
+                return .error(.storageFailure("the link could not be read"))
+            }
+        }
+    }
+
+    /// The answer for known link `link`: refused when inactive, else (after the polling limit
+    /// of a long-term link) its manifest.
+    private func manifest(_ link: StoredSharedLink, request: SHLManifestRequest, now: Timestamp) async -> ServiceResponse {
+        let id = link.id
         if let refused = refusal(link, now: now) {
             return await refuse(link, recipient: request.recipient, outcome: refused, now: now)
         }
@@ -264,7 +285,24 @@ final class SharedLinkHost: TrustEndpoints {
         let now = self.now
         do {
             guard let location = try await self.linkStore.sharedLinkLocation(token: token), location.expiresAt > now,
-                  let link = try await self.linkStore.sharedLink(id: location.linkID), refusal(link, now: now) == nil,
+                  var link = try await self.linkStore.sharedLink(id: location.linkID) else {
+                return Self.notActive()
+            }
+            if link.passcodeHash != nil, link.attemptsLeft == 0 {
+                // No attempt left may mean one taken by a passcode being evaluated: read the
+                // link again once that evaluation is over.
+                let linkID = link.id
+                let settled: Result<StoredSharedLink?, TrustStoreError> = await passcodeGate.serialized(linkID) {
+                    do throws(TrustStoreError) {
+                        return .success(try await self.linkStore.sharedLink(id: linkID))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                guard let current = try settled.get() else { return Self.notActive() }
+                link = current
+            }
+            guard refusal(link, now: now) == nil,
                   let file = try await self.linkStore.sharedLinkFile(id: location.linkID, position: location.position) else {
                 return Self.notActive()
             }

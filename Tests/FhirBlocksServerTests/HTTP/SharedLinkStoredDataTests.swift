@@ -10,6 +10,7 @@ import Foundation
 import GRDB
 import PostgresNIO
 import SmartHealthLinks
+import Synchronization
 import Testing
 import TestSupport
 
@@ -181,12 +182,13 @@ struct SharedLinkStoredDataTests {
     // MARK: 12. The right and a wrong passcode race for the last attempt
 
     /// A link with one attempt left, asked at once with the right passcode and a wrong one, in
-    /// several rounds. Whichever request reserves the attempt first decides: the right passcode
-    /// opens (and the wrong one is refused, as locked while the attempt is reserved, or counted
-    /// afterwards), or the wrong guess is evaluated and locks the link (and the right passcode
-    /// then gets 404, logged `refused-locked`). Every order is allowed; what each request was
-    /// answered, the access log, the audit entries and the link's state always agree, and never
-    /// more than one wrong guess is evaluated.
+    /// several rounds. Whichever request comes first decides: the right passcode opens (and the
+    /// wrong guess, evaluated after it, is counted and locks the link), or the wrong guess is
+    /// evaluated and locks the link (and the right passcode then gets 404, logged
+    /// `refused-locked`). A wrong guess arriving while the right passcode holds the attempt is
+    /// never answered as locked: it waits for that verdict (SharedLinkPasscodeGate). What each
+    /// request was answered, the access log, the audit entries and the link's state always
+    /// agree, and never more than one wrong guess is evaluated.
     @Test(arguments: TestBackend.available)
     func rightAndWrongPasscodesRacingForTheLastAttemptAgreeWithTheLog(backend: TestBackend) async throws {
         try await Hosting.with(backend) { setup in
@@ -214,11 +216,6 @@ struct SharedLinkStoredDataTests {
                     // The right passcode first, then the wrong guess evaluated: the link is locked.
                     #expect(Hosting.remaining(wrongAnswer.body) == 0)
                     #expect(opened == 1 && wrongEvaluated == 1 && locked == 0 && left == 0)
-                case (200, 404):
-                    // The wrong guess arrived while the right passcode held the attempt: refused
-                    // as locked, not evaluated; the attempt was given back.
-                    #expect(opened == 1 && wrongEvaluated == 0 && locked == 1 && left == 1)
-                    #expect(wrongAnswer.body == (try await Hosting.manifestRequest(setup.server.baseURL + "/shl/" + SHLink.newManifestID())).body)
                 case (404, 401):
                     // The wrong guess first: evaluated, the link locked; the right passcode refused.
                     #expect(Hosting.remaining(wrongAnswer.body) == 0)
@@ -234,7 +231,7 @@ struct SharedLinkStoredDataTests {
                 #expect(listed.status == (left == 0 ? "locked" : "active") && listed.remainingAttempts == left)
                 let outcomes = Dictionary(listed.accesses.map { ($0.recipient, $0.outcome) }, uniquingKeysWith: { first, _ in first })
                 #expect(outcomes["Right \(record.id.prefix(6))"] == (rightAnswer.status == 200 ? "opened" : "refused-locked"))
-                #expect(outcomes["Wrong \(record.id.prefix(6))"] == (wrongAnswer.status == 401 ? "wrong-passcode" : "refused-locked"))
+                #expect(outcomes["Wrong \(record.id.prefix(6))"] == "wrong-passcode")
             }
             // The audit entries about the wallet match the access log, request by request.
             let events = try await Self.linkAuditEvents(setup)
@@ -252,6 +249,76 @@ struct SharedLinkStoredDataTests {
             }
             #expect(events.count == 2 * rounds)
         }
+    }
+
+    // MARK: 13. Requests while the last attempt is being evaluated
+
+    /// A link with one attempt left: right passcodes sent at once, and its file location fetched
+    /// meanwhile. Each right passcode takes the last attempt while scrypt checks it, so before
+    /// SharedLinkPasscodeGate the others read the link as locked and were answered 404 (logged
+    /// `refused-locked`), and the location too. Now every request is served, the log holds only
+    /// openings, and the link keeps its attempt.
+    @Test(arguments: TestBackend.available)
+    func requestsArrivingWhileTheLastAttemptIsEvaluatedSeeTheLinkOpen(backend: TestBackend) async throws {
+        try await Hosting.with(backend) { setup in
+            let rounds = 3, parallel = 4
+            for round in 0..<rounds {
+                let record = try await Limits.newLink(setup, passcode: "right", attempts: 1)
+                let location = try await Limits.location(record, passcode: "right")
+                let statuses = try await withThrowingTaskGroup(of: (String, Int).self) { group in
+                    for index in 0..<parallel {
+                        group.addTask {
+                            ("manifest", try await Hosting.manifestRequest(record.manifestURL, recipient: "Dr. \(round)-\(index)", passcode: "right").status)
+                        }
+                        group.addTask { ("location", try await HTTPExchange.send(.GET, location).status) }
+                    }
+                    var statuses: [(String, Int)] = []
+                    for try await status in group { statuses.append(status) }
+                    return statuses
+                }
+                #expect(statuses.count == 2 * parallel)
+                #expect(statuses.allSatisfy { $0.1 == 200 }, "round \(round): \(statuses)")
+                let store = setup.world.store
+                #expect(try await Limits.accessCount(record.id, outcome: "opened", in: store) == 1 + parallel)
+                #expect(try await Limits.accessCount(record.id, in: store) == 1 + parallel)
+                #expect(try #require(try await store.sharedLink(id: record.id)).attemptsLeft == 1)
+            }
+        }
+    }
+
+    /// The gate lets one request in at a time per link, and forgets a
+    /// link once no one is inside or waiting.
+    @Test func theGateRunsOneRequestPerLinkAtATimeAndForgetsIdleLinks() async {
+        let gate = SharedLinkPasscodeGate()
+        // Per link: how many requests are inside now, the most ever, and how many entered.
+        final class Inside: Sendable {
+            let links = Mutex<[String: (now: Int, most: Int, entered: Int)]>([:])
+        }
+        let inside = Inside()
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                let link = index % 2 == 0 ? "even" : "odd"
+                group.addTask {
+                    await gate.serialized(link) {
+                        inside.links.withLock { links in
+                            var entry = links[link] ?? (0, 0, 0)
+                            entry.now += 1
+                            entry.most = max(entry.most, entry.now)
+                            entry.entered += 1
+                            links[link] = entry
+                        }
+                        await Task.yield()
+                        inside.links.withLock { $0[link]?.now -= 1 }
+                    }
+                }
+            }
+        }
+        let links = inside.links.withLock { $0 }
+        #expect(links.count == 2)
+        for (link, entry) in links {
+            #expect(entry.most == 1 && entry.now == 0 && entry.entered == 20, "\(link): \(entry)")
+        }
+        #expect(gate.linksHeld == 0)
     }
 
     // MARK: The viewer on loopback
