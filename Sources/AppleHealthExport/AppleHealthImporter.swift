@@ -187,6 +187,8 @@ private struct ImportRun {
     var unchecked: [(element: ExportElement, digest: [UInt8])] = []
     /// Records looked up in the store at once.
     static let checkRunSize = 2_000
+    /// The batch being saved while the next one is read (``commit()``), until ``finishSave()``.
+    var saving: (semaphore: DispatchSemaphore, outcome: SaveOutcome)?
 
     static let maximumClinicalRecordElements = 1_000_000
 
@@ -203,16 +205,23 @@ private struct ImportRun {
         var run = self
         run.stream = stream
         do {
-            try ExportXMLReader().read(stream) { element in try run.handle(element) }
-        } catch let error as AppleHealthExportError {
-            // The parser only saw its input end: say why it ended (a damaged or refused archive entry).
-            if let readError = stream.readError as? AppleHealthExportError { throw readError }
-            if stream.readError != nil { throw AppleHealthExportError(.unreadable, "cannot read export.xml") }
+            do {
+                try ExportXMLReader().read(stream) { element in try run.handle(element) }
+            } catch let error as AppleHealthExportError {
+                // The parser only saw its input end: say why it ended (a damaged or refused archive entry).
+                if let readError = stream.readError as? AppleHealthExportError { throw readError }
+                if stream.readError != nil { throw AppleHealthExportError(.unreadable, "cannot read export.xml") }
+                throw error
+            }
+            try run.checkUnchecked()
+            try run.releaseHeld()
+            try run.commit()
+            try run.finishSave()
+        } catch {
+            // The batch being saved ends before the import does; a failed save came first in the file.
+            try run.finishSave()
             throw error
         }
-        try run.checkUnchecked()
-        try run.releaseHeld()
-        try run.commit()
         try run.applyCharacteristics()
         return (run.report, run.clinicalRecordFiles)
     }
@@ -686,9 +695,12 @@ private struct ImportRun {
 
     // MARK: Saving
 
-    /// Saves the batch in one transaction, waiting on this (non-cooperative) thread.
+    /// Starts saving the batch in one transaction, once the previous batch's save ended: this
+    /// (non-cooperative) thread reads and converts the next batch meanwhile, so that on two
+    /// cores the parse overlaps the save. Batches are saved one after the other, in order.
     mutating func commit() throws {
         guard !objects.isEmpty || !summaries.isEmpty else { return }
+        try finishSave()
         let outcome = SaveOutcome()
         let semaphore = DispatchSemaphore(value: 0)
         let (store, objects, revisions, summaries) = (store, objects, revisions, summaries)
@@ -709,14 +721,21 @@ private struct ImportRun {
             }
             semaphore.signal()
         }
-        semaphore.wait()
-        if let error = outcome.error { throw error }
-        report.add(outcome.counts)
-        report.batches += 1
+        saving = (semaphore, outcome)
         self.objects.removeAll(keepingCapacity: true)
         self.revisions.removeAll(keepingCapacity: true)
         self.summaries.removeAll(keepingCapacity: true)
         pendingLocations = 0
+    }
+
+    /// Waits for the batch being saved, if any, and adds what it stored to the report.
+    mutating func finishSave() throws {
+        guard let pending = saving else { return }
+        saving = nil
+        pending.semaphore.wait()
+        if let error = pending.outcome.error { throw error }
+        report.add(pending.outcome.counts)
+        report.batches += 1
         progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes))
     }
 
