@@ -41,6 +41,10 @@ struct ByteWriter {
         data.withUnsafeBytes { bytes.append(contentsOf: $0) }
     }
 
+    mutating func append(bytes other: [UInt8]) {
+        bytes.append(contentsOf: other)
+    }
+
     /// The string's UTF-8 bytes, at most `maxCount` of them.
     mutating func append(utf8 string: String, maxCount: Int = .max) {
         var string = string

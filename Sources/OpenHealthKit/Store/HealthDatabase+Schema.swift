@@ -46,6 +46,11 @@ extension HealthDatabase {
     /// `object_read_grant` holds, per app, the UUIDs of the objects the person chose to let it
     /// read (``HKHealthStore/requestPerObjectReadAuthorization(for:predicate:)``). Electrocardiograms,
     /// audiograms and prescriptions themselves are `sample` rows, their details sealed.
+    ///
+    /// v18-sync-column-index adds no table: a sample's sync identifier and version are found
+    /// through its own `sync_id` and `sync_version` instead of `metadata_index` rows
+    /// (`HealthDatabase+SyncIndex.swift`); a store that has index rows is marked
+    /// `sync_index_pending`, and those rows are deleted when it is next opened with its key.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -275,6 +280,15 @@ extension HealthDatabase {
                 ) WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS workout_effort_anchor ON workout_effort(anchor);
                 CREATE INDEX IF NOT EXISTS workout_effort_sample ON workout_effort(sample_id);
+                """)
+        }
+        // v18-sync-column-index: sync identifiers and versions are found through the rows' own `sync_id` and
+        // `sync_version` (`HealthDatabase+SyncIndex.swift`); a store with metadata index rows is marked so that
+        // those rows go when it is next opened with its key (`moveSyncIndexIfPending`).
+        migrator.registerMigration("v18-sync-column-index") { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO store_info (key, value) SELECT '\(HealthDatabase.syncIndexPendingKey)', 1
+                WHERE EXISTS (SELECT 1 FROM metadata_index);
                 """)
         }
         return migrator

@@ -69,6 +69,13 @@ extension HealthDatabase {
                         indexStatement.setUncheckedArguments([rowID, entry.keyHash, entry.valueHash])
                         try indexStatement.execute()
                     }
+                    // The row's columns answer its sync metadata only under the source its hash was scoped to.
+                    if let bundle = sample.syncColumnsBundle, bundle != revision.bundleIdentifier {
+                        for entry in try syncMetadataIndex(of: sample) {
+                            indexStatement.setUncheckedArguments([rowID, entry.keyHash, entry.valueHash])
+                            try indexStatement.execute()
+                        }
+                    }
                     if !sample.routeBlocks.isEmpty || sample.workoutLink != nil {
                         try insertRoute(db, sample, rowID: rowID, changes: &changes)
                     }
@@ -129,6 +136,15 @@ extension HealthDatabase {
                 changes.saveCounts = counter.finish()
                 return changes
         }
+    }
+
+    /// The metadata index rows of a prepared sample's sync identifier and version, read from its
+    /// sealed record (for a sample recorded under another source than its sync hash's).
+    private func syncMetadataIndex(of sample: PreparedSample) throws -> [MetadataIndexEntry] {
+        let context = RecordContext(uuid: sample.uuid, type: sample.type, kind: sample.kind, start: sample.start, end: sample.end)
+        let payload = try SamplePayload(decoding: cipher.open(sample.sealed, context: context.bytes))
+        let values = try payload.metadata.map(MetadataCodec.decode) ?? [:]
+        return SamplePreparer.metadataIndex(MetadataCodec.syncMetadata(values), cipher: cipher)
     }
 
     /// Inserts a route's location blocks and links it to its workout: by UUID (any source the

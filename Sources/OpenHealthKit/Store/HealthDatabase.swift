@@ -45,8 +45,11 @@ final class HealthDatabase: Sendable {
         configuration.label = "OpenHealthKit"
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
+        // `ohk_sync_hash` (sync identifier predicates, `HealthDatabase+SyncIndex.swift`) hashes with the key once unlocked.
+        let syncHashKey = SyncHashKey()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            db.add(function: syncHashKey.function)
         }
         let writer: any DatabaseWriter
         let displayPath: String
@@ -83,12 +86,15 @@ final class HealthDatabase: Sendable {
                     throw HealthStoreError(.unsupportedSchema, "\(displayPath) was written by a newer OpenHealthKit")
                 }
                 let cipher = try Self.unlock(db, key: key, path: displayPath)
+                syncHashKey.set(cipher)
                 let storeID = try Self.storeIdentifier(db)
                 return HealthDatabase(writer: writer, cipher: cipher, storeID: storeID, displayPath: displayPath,
                                       tombstoneRetention: tombstoneRetention, now: now)
             }
             // A store migrated to v5-rollups with samples in it gets its rollups now, with its key.
             try database.rebuildRollupsIfPending()
+            // A store migrated to v18-sync-column-index drops the sync index rows its columns answer.
+            try database.moveSyncIndexIfPending()
             // "Recently deleted" keeps deleted samples for 30 days: older ones go now.
             try database.purgeRecentlyDeleted()
             return database

@@ -208,6 +208,70 @@ enum MetadataCodec {
         }
     }
 
+    /// The sync identifiers an Apple Health import gives records: this prefix and the lowercase
+    /// hex of a SHA-256 digest of the record's content (AppleHealthImporter's `syncIdentifierPrefix`).
+    static let importSyncPrefix = "apple-health-export:"
+    /// The compact form's fixed part: 32 digest bytes and an 8-byte version.
+    private static let compactSyncCount = 40
+
+    /// Metadata whose sync identifier is an import's (``importSyncPrefix`` and 64 lowercase hex
+    /// digits) and whose version is a whole number, in 40 bytes and the JSON of its other entries:
+    /// the digest's bytes, the version (8 bytes, little-endian), then `encode` of the other entries
+    /// (nothing when there are none). Nil for any other metadata, and when the other entries would
+    /// not decode to themselves, so that ``expandCompactSync(_:)`` gives back exactly `encode(values)`.
+    static func compactSync(_ values: [String: Value]) -> [UInt8]? {
+        guard case .string(let identifier)? = values[HKMetadataKeySyncIdentifier],
+              case .integer(let version)? = values[HKMetadataKeySyncVersion] else { return nil }
+        let utf8 = identifier.utf8
+        let prefix = importSyncPrefix.utf8
+        guard utf8.count == prefix.count + 64, utf8.starts(with: prefix) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(compactSyncCount)
+        var high: UInt8?
+        for character in utf8.dropFirst(prefix.count) {
+            let nibble: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        withUnsafeBytes(of: UInt64(bitPattern: version).littleEndian) { bytes.append(contentsOf: $0) }
+        guard values.count > 2 else { return bytes }
+        var others = values
+        others[HKMetadataKeySyncIdentifier] = nil
+        others[HKMetadataKeySyncVersion] = nil
+        guard let json = try? encode(others), (try? decode(json)) == others else { return nil }
+        bytes.append(contentsOf: json)
+        return bytes
+    }
+
+    /// The metadata JSON (`encode`) of a compact form ``compactSync(_:)`` wrote.
+    static func expandCompactSync(_ compact: Data) throws -> Data {
+        let bytes = [UInt8](compact)
+        guard bytes.count >= compactSyncCount else { throw HealthStoreError(.corruptDatabase, "sealed compact metadata is truncated") }
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var identifier = Array(importSyncPrefix.utf8)
+        identifier.reserveCapacity(identifier.count + 64)
+        for byte in bytes[0..<32] {
+            identifier.append(digits[Int(byte >> 4)])
+            identifier.append(digits[Int(byte & 0x0F)])
+        }
+        var version: UInt64 = 0
+        for index in 0..<8 { version |= UInt64(bytes[32 + index]) << (8 * UInt64(index)) }
+        var values: [String: Value] = [:]
+        if bytes.count > compactSyncCount { values = try decode(Data(bytes[compactSyncCount...])) }
+        values[HKMetadataKeySyncIdentifier] = .string(String(decoding: identifier, as: UTF8.self))
+        values[HKMetadataKeySyncVersion] = .integer(Int64(bitPattern: version))
+        return try encode(values)
+    }
+
     static func syncIdentifier(_ values: [String: Value]) -> String? {
         if case .string(let value) = values[HKMetadataKeySyncIdentifier] { return value }
         return nil

@@ -48,8 +48,7 @@ struct SQLPredicate {
             if inner.isExactInSQL { return "NOT " + superset(inner, cipher: cipher, members: members, arguments: &arguments) }
             return "1"
         case .metadataAllowed(let key, _), .metadataCompare(let key, _, _):
-            arguments += [cipher.indexHash("mk", key)]
-            return "s.id IN (SELECT sample_id FROM metadata_index WHERE key_hash = ?)"
+            return metadataKeyExists(key, cipher: cipher, arguments: &arguments)
         default:
             return "1"
         }
@@ -94,15 +93,32 @@ struct SQLPredicate {
             }
             return "s.source_id IN (SELECT id FROM source WHERE " + alternatives.joined(separator: " OR ") + ")"
         case .metadataExists(let key):
-            arguments += [cipher.indexHash("mk", key)]
-            return "s.id IN (SELECT sample_id FROM metadata_index WHERE key_hash = ?)"
+            return metadataKeyExists(key, cipher: cipher, arguments: &arguments)
         case .metadataAllowed(let key, let values):
             let forms = values.compactMap(\.indexForm)
             guard forms.count == values.count else { return nil }
             guard !forms.isEmpty else { return "0" }
             arguments += [cipher.indexHash("mk", key)]
             for form in forms { arguments += [cipher.indexHash("mv", key, form)] }
-            return "s.id IN (SELECT sample_id FROM metadata_index WHERE key_hash = ? AND value_hash IN (" + placeholders(forms.count) + "))"
+            let indexed = "s.id IN (SELECT sample_id FROM metadata_index WHERE key_hash = ? AND value_hash IN (" + placeholders(forms.count) + "))"
+            // Sync identifiers and versions are in the row's own columns (`HealthDatabase+SyncIndex.swift`).
+            if key == HKMetadataKeySyncIdentifier {
+                let identifiers = values.compactMap { value -> String? in
+                    if case .string(let text) = value { return text }
+                    return nil
+                }
+                guard !identifiers.isEmpty else { return indexed }
+                for identifier in identifiers { arguments += [identifier] }
+                let hashes = identifiers.map { _ in "SELECT \(HealthDatabase.syncHashFunctionName)(bundle_identifier, ?) FROM source" }
+                return "(" + indexed + " OR s.sync_id IN (" + hashes.joined(separator: " UNION ALL ") + "))"
+            }
+            if key == HKMetadataKeySyncVersion {
+                let versions = HealthDatabase.columnVersions(values)
+                guard !versions.isEmpty else { return indexed }
+                for version in versions { arguments += [version] }
+                return "(" + indexed + " OR (" + HealthDatabase.syncRowCondition + " AND s.sync_version IN (" + placeholders(versions.count) + ")))"
+            }
+            return indexed
         case .workoutActivity(let type):
             arguments += [Int64(type.rawValue)]
             return "s.activity_type = ?"
@@ -158,6 +174,16 @@ struct SQLPredicate {
         default:
             break
         }
+    }
+
+    /// Samples whose metadata has `key`: its `metadata_index` rows, and for a sync identifier or
+    /// version the rows that keep them in their own columns (`HealthDatabase.syncRowCondition`).
+    private static func metadataKeyExists(_ key: String, cipher: RecordCipher, arguments: inout StatementArguments) -> String {
+        arguments += [cipher.indexHash("mk", key)]
+        let indexed = "s.id IN (SELECT sample_id FROM metadata_index WHERE key_hash = ?)"
+        if key == HKMetadataKeySyncIdentifier { return "(" + indexed + " OR (" + HealthDatabase.syncRowCondition + "))" }
+        if key == HKMetadataKeySyncVersion { return "(" + indexed + " OR (" + HealthDatabase.syncRowCondition + " AND s.sync_version IS NOT NULL))" }
+        return indexed
     }
 
     static func placeholders(_ count: Int) -> String {

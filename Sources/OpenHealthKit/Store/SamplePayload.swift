@@ -7,6 +7,11 @@ import Foundation
 /// in its type's canonical unit as `Double` bits, or a category value as `Int64`), then for
 /// each flag a 4-byte length and a JSON section. The fixed prefix lets statistics read the
 /// value without touching JSON.
+///
+/// Flag 8 (with flag 1) marks a compact metadata section (``MetadataCodec/compactSync(_:)``):
+/// an Apple Health import's sync identifier as its 32 digest bytes and its version, then the
+/// JSON of the other entries, if any. Decoding expands it to the same JSON bytes the sample was
+/// saved with, so `metadata` always holds ``MetadataCodec``'s JSON.
 struct SamplePayload {
     static let format: UInt8 = 1
 
@@ -15,12 +20,16 @@ struct SamplePayload {
         static let metadata = Flags(rawValue: 1)
         static let device = Flags(rawValue: 2)
         static let extra = Flags(rawValue: 4)
+        static let compactMetadata = Flags(rawValue: 8)
     }
 
     var primaryBits: UInt64
     var metadata: Data?
     var device: Data?
     var extra: Data?
+    /// The compact form of `metadata`, written in its place when set (the save path sets it only
+    /// for metadata it expands back to exactly `metadata`).
+    var compactMetadata: [UInt8]?
 
     var doubleValue: Double { Double(bitPattern: primaryBits) }
     var integerValue: Int64 { Int64(bitPattern: primaryBits) }
@@ -47,10 +56,13 @@ struct SamplePayload {
     /// The layout above as bytes, what the save path seals.
     func encodedBytes() -> [UInt8] {
         var flags = Flags()
+        let compact = metadata == nil ? nil : compactMetadata
         if metadata != nil { flags.insert(.metadata) }
+        if compact != nil { flags.insert(.compactMetadata) }
         if device != nil { flags.insert(.device) }
         if extra != nil { flags.insert(.extra) }
-        var writer = ByteWriter(capacity: 10 + (metadata?.count ?? 0) + (device?.count ?? 0) + (extra?.count ?? 0) + 12)
+        let metadataCount = compact?.count ?? metadata?.count ?? 0
+        var writer = ByteWriter(capacity: 10 + metadataCount + (device?.count ?? 0) + (extra?.count ?? 0) + 12)
         writer.byte(Self.format)
         writer.byte(flags.rawValue)
         writer.uint64(primaryBits)
@@ -59,7 +71,12 @@ struct SamplePayload {
             writer.uint32(UInt32(data.count))
             writer.append(data)
         }
-        section(metadata)
+        if let compact {
+            writer.uint32(UInt32(compact.count))
+            writer.append(bytes: compact)
+        } else {
+            section(metadata)
+        }
         section(device)
         section(extra)
         return writer.bytes
@@ -90,7 +107,10 @@ struct SamplePayload {
             defer { offset += length }
             return data.subdata(in: offset..<(offset + length))
         }
-        let metadata = flags.contains(.metadata) ? try section() : nil
+        var metadata = flags.contains(.metadata) ? try section() : nil
+        if flags.contains(.compactMetadata), let compact = metadata {
+            metadata = try MetadataCodec.expandCompactSync(compact)
+        }
         let device = flags.contains(.device) ? try section() : nil
         let extra = flags.contains(.extra) ? try section() : nil
         self.init(primaryBits: bits, metadata: metadata, device: device, extra: extra)

@@ -25,7 +25,7 @@ struct SamplePreparer {
         let metadata = metadataValues.isEmpty ? nil : try MetadataCodec.encode(metadataValues)
         let device = try sample.device.map { try devices.json($0) }
         let kind: SampleKind
-        let payload: SamplePayload
+        var payload: SamplePayload
         var activityType: Int64?
         var members: [PreparedSample] = []
         var healthRecordKey: Data?
@@ -224,10 +224,8 @@ struct SamplePreparer {
         if kind == .clinicalRecord || kind == .verifiableRecord {
             // A health record saved again with the same dates and content (a re-import) is
             // already in the store, not a replacement of itself.
-            contentVersion = cipher.indexHash("record-content", bundleIdentifier, "\(kind.rawValue)",
-                                              sample.sampleType.identifier, String(start.bitPattern), String(end.bitPattern),
-                                              Base64URL.encodeStandard(payload.encodedBytes()))
-                .prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            contentVersion = Self.contentVersion(cipher: cipher, bundleIdentifier: bundleIdentifier, kind: kind, type: sample.sampleType.identifier,
+                                                 start: start, end: end, payload: payload)
         }
 
         var syncHash: Data?
@@ -239,9 +237,12 @@ struct SamplePreparer {
             syncHash = cipher.indexHash("sync", bundleIdentifier, identifier)
             syncVersion = MetadataCodec.syncVersion(metadataValues)
         }
-        let index = metadataValues.isEmpty ? [] : metadataValues.map { key, value in
-            MetadataIndexEntry(keyHash: cipher.indexHash("mk", key), valueHash: value.indexForm.map { cipher.indexHash("mv", key, $0) })
-        }
+        // A sync identifier and version kept in the row's own columns are not indexed again
+        // (`HealthDatabase+SyncIndex.swift`): four keyed hashes and about 200 bytes a sample.
+        let syncInColumns = healthRecordKey == nil && syncHash != nil
+        let index = Self.metadataIndex(metadataValues, cipher: cipher, syncInColumns: syncInColumns)
+        // An import's sync identifier is sealed as its digest's 32 bytes (`SamplePayload`), not as 140 bytes of JSON.
+        if syncInColumns, metadata != nil { payload.compactMetadata = MetadataCodec.compactSync(metadataValues) }
         let type = sample.sampleType.identifier
         let context = RecordContext(uuid: sample.uuid, type: type, kind: kind, start: start, end: end)
         var prepared = PreparedSample(uuid: sample.uuid, type: type, kind: kind, start: start, end: end,
@@ -251,7 +252,32 @@ struct SamplePreparer {
         prepared.replacesSameKey = healthRecordKey != nil
         prepared.routeBlocks = routeBlocks
         prepared.workoutLink = workoutLink
+        if syncInColumns { prepared.syncColumnsBundle = bundleIdentifier }
         return prepared
+    }
+}
+
+extension SamplePreparer {
+    /// A health record's content version: a keyed hash of its kind, type, dates and payload, so
+    /// that saving the same content again is found already stored.
+    static func contentVersion(cipher: RecordCipher, bundleIdentifier: String, kind: SampleKind, type: String, start: Double, end: Double,
+                               payload: SamplePayload) -> Int64 {
+        cipher.indexHash("record-content", bundleIdentifier, "\(kind.rawValue)", type, String(start.bitPattern), String(end.bitPattern),
+                         Base64URL.encodeStandard(payload.encodedBytes()))
+            .prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    }
+
+    /// The metadata index rows of a sample's metadata: keyed hashes of each key and of each
+    /// value that can be compared for equality. With `syncInColumns` (the row's `sync_id` and
+    /// `sync_version` hold its sync identifier and version), the sync identifier and a version
+    /// the column answers exactly are left out (`HealthDatabase+SyncIndex.swift`).
+    static func metadataIndex(_ values: [String: MetadataCodec.Value], cipher: RecordCipher, syncInColumns: Bool = false) -> [MetadataIndexEntry] {
+        values.isEmpty ? [] : values.compactMap { key, value in
+            if syncInColumns, key == HKMetadataKeySyncIdentifier || (key == HKMetadataKeySyncVersion && HealthDatabase.versionInColumn(value)) {
+                return nil
+            }
+            return MetadataIndexEntry(keyHash: cipher.indexHash("mk", key), valueHash: value.indexForm.map { cipher.indexHash("mv", key, $0) })
+        }
     }
 }
 

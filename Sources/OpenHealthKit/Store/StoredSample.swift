@@ -64,6 +64,10 @@ struct PreparedSample: Sendable {
     var routeBlocks: [RouteBlock] = []
     /// The workout a route is associated with in the transaction that saves it.
     var workoutLink: PreparedWorkoutLink? = nil
+    /// When `syncHash` is the sync identifier's keyed hash for this bundle identifier, and the
+    /// sync metadata was left out of `metadataIndex`: the row's columns answer it only when the
+    /// row is recorded under that bundle identifier (otherwise the save indexes it).
+    var syncColumnsBundle: String? = nil
 }
 
 /// How a route being saved finds its workout: by UUID, or by the sync identifier hash its
