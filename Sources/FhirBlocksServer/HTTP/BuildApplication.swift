@@ -26,7 +26,7 @@ public func buildApplication(service: TrustService, host: String = "127.0.0.1", 
                              connectionLimits: ConnectionLimits = .default, tls: TLSConfiguration? = nil, logger: Logger = Logger(label: "fhirblocks"),
                              onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
     let router = FhirBlocksRouter.make(service: service, logger: logger)
-    let signer = CheckpointSigner(service: service, periodSeconds: checkpointPeriodSeconds)
+    let signer = CheckpointSigner(committer: service.committer, periodSeconds: checkpointPeriodSeconds)
     let refused = service.metrics.connectionsRefused
     let admission = ConnectionAdmission(limits: connectionLimits) { refused.increment() }
     let idleTimeout = TimeAmount(.seconds(connectionLimits.idleTimeoutSeconds))

@@ -20,7 +20,7 @@ struct HealthCardSources: Sendable {
 
     /// The sources' Provenances of `patient`'s compartment, read once (`baseURL` to read
     /// absolute references to this server's resources).
-    static func load(store: any TrustStore, patient: CsiGuid, sources: Set<CsiGuid>, baseURL: String) async throws(TrustStoreError) -> HealthCardSources {
+    static func load(store: any ResourceStore, patient: CsiGuid, sources: Set<CsiGuid>, baseURL: String) async throws(TrustStoreError) -> HealthCardSources {
         guard !sources.isEmpty else { return HealthCardSources(sources: sources, targets: [:]) }
         let writers = try await store.resourceWriters(patient: patient, type: "Provenance")
         guard writers.values.contains(where: { sources.contains($0.writer) }) else { return HealthCardSources(sources: sources, targets: [:]) }
@@ -52,7 +52,7 @@ struct HealthCardSources: Sendable {
     }
 
     /// Whether the server vouches for `record`'s version, whose type's last recorded writer is
-    /// `writer` (``TrustStore/resourceWriters(patient:type:)``; counted only if it wrote that
+    /// `writer` (`ResourceStore.resourceWriters(patient:type:)`; counted only if it wrote that
     /// very version).
     func vouches(for record: FHIRResourceRecord, writer: FHIRResourceWriter?) -> Bool {
         if let writer, writer.versionID == record.versionID, sources.contains(writer.writer) { return true }

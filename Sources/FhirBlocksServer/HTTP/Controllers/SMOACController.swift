@@ -10,15 +10,23 @@ import Hummingbird
 /// route's endpoint, its compat quirks and whether it takes the method are settled when the
 /// routes are built: a method the endpoint does not take answers 400 ``wrongMethod(_:)``; the
 /// others call the endpoint's handler (``handler(_:)``). Given the ledger and token cache, the
-/// committer with the audit log, and the rate limits.
+/// committer with the audit log, the rate limits, and the parts of the store it reads itself
+/// (``Store``).
 struct SMOACController: RateLimitedEndpoints {
-    /// The store the handlers read (resources, tokens, the audit log, replay caches).
-    let store: any TrustStore
+    /// The parts of the store the handlers read and write themselves (every other write goes
+    /// through the committer): issued GUIDs and registrations (`LedgerStore`), a SMART
+    /// authorization by its user code (`TokenStore`), a backend client named as a grantee
+    /// (`BackendClientStore`), the replay cache of signed requests and assertions
+    /// (`NonceStore`) and VACA's authorization codes (`AuthorizationCodeStore`).
+    typealias Store = LedgerStore & TokenStore & BackendClientStore & NonceStore & AuthorizationCodeStore
+
+    /// The store's parts the handlers read (``Store``).
+    let store: any Store
     let trustLedger: TrustLedger
     let committer: ChangeCommitter
     let rateLimits: RateLimits
 
-    init(store: any TrustStore, trustLedger: TrustLedger, committer: ChangeCommitter, rateLimits: RateLimits) {
+    init(store: any Store, trustLedger: TrustLedger, committer: ChangeCommitter, rateLimits: RateLimits) {
         self.store = store
         self.trustLedger = trustLedger
         self.committer = committer
