@@ -102,6 +102,10 @@ public enum TrustSQL {
             writes.append(Write(SQLStatement("INSERT INTO checkpoint (tree_size, note) VALUES (?, ?) ON CONFLICT (tree_size) DO NOTHING",
                                              [.integer(Int64(checkpoint.treeSize)), .text(checkpoint.note)])))
         }
+        for checkpoint in change.cosignedCheckpoints {
+            writes.append(Write(SQLStatement("UPDATE checkpoint SET note = ? WHERE tree_size = ?",
+                                             [.text(checkpoint.note), .integer(Int64(checkpoint.treeSize))])))
+        }
         for access in change.sharedLinkAccesses { writes += LinkSQL.recordAccess(access).map { Write($0) } }
         return writes
     }
