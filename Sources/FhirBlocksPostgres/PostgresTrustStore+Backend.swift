@@ -4,8 +4,8 @@ import PostgresNIO
 
 /// SMART Backend Services clients (``BackendClientStore``): ``BackendClientSQL``'s statements.
 extension PostgresTrustStore {
-    public func registerBackendClient(_ client: BackendClient) async throws(TrustStoreError) {
-        guard try await !rows(BackendClientSQL.register(client)).isEmpty else { throw .conflict("backend_client") }
+    public func registerBackendClient(_ client: BackendClient, limit: Int) async throws(TrustStoreError) {
+        guard try await !rows(BackendClientSQL.register(client, limit: limit)).isEmpty else { throw .conflict("backend_client") }
     }
 
     public func backendClient(_ clientID: CsiGuid) async throws(TrustStoreError) -> BackendClient? {

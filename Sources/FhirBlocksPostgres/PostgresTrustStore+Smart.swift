@@ -11,6 +11,12 @@ extension PostgresTrustStore {
         try await rows(TrustSQL.smartClient(clientID)).first.map(PostgresRows.smartClient)
     }
 
+    public func smartClients(limit: Int) async throws(TrustStoreError) -> [SmartClient] {
+        var clients: [SmartClient] = []
+        for row in try await rows(TrustSQL.smartClients(limit: limit)) { clients.append(try PostgresRows.smartClient(row)) }
+        return clients
+    }
+
     public func smartClientCount() async throws(TrustStoreError) -> Int {
         guard let row = try await rows(TrustSQL.smartClientCount).first else { return 0 }
         let (count) = try PostgresRows.decode(row, as: (Int64).self, table: "smart_client")

@@ -4,8 +4,8 @@ import GRDB
 
 /// SMART Backend Services clients (``BackendClientStore``): ``BackendClientSQL``'s statements.
 extension SQLiteTrustStore {
-    public func registerBackendClient(_ client: BackendClient) async throws(TrustStoreError) {
-        let statement = BackendClientSQL.register(client)
+    public func registerBackendClient(_ client: BackendClient, limit: Int) async throws(TrustStoreError) {
+        let statement = BackendClientSQL.register(client, limit: limit)
         guard try await write({ db in try Self.fetchOne(db, statement) != nil }) else { throw .conflict("backend_client") }
     }
 

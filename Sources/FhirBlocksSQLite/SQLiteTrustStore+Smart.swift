@@ -9,6 +9,11 @@ extension SQLiteTrustStore {
         return try await read { db in try Self.fetchOne(db, statement).map(SQLiteTrustRows.smartClient) }
     }
 
+    public func smartClients(limit: Int) async throws(TrustStoreError) -> [SmartClient] {
+        let statement = TrustSQL.smartClients(limit: limit)
+        return try await read { db in try Self.fetchAll(db, statement).map(SQLiteTrustRows.smartClient) }
+    }
+
     public func smartClientCount() async throws(TrustStoreError) -> Int {
         try await read { db in try Int.fetchOne(db, sql: TrustSQL.smartClientCount.sql) ?? 0 }
     }

@@ -70,6 +70,9 @@ public struct ServerConfiguration: Sendable {
     /// loopback address (127.0.0.1, `::1`, `localhost`), for tests; otherwise (the default)
     /// only `https` key set URLs are accepted.
     public var allowsLoopbackKeySetURLs = false
+    /// SMART Backend Services: the most backend clients registration keeps (1,000 by default);
+    /// past it `/oauth/register` refuses a backend client with `429`.
+    public var maximumBackendClients = 1_000
 
     /// Creates a configuration.
     public init(mode: ProtocolMode = .strict, publicURL: String? = nil, labelPolicy: LabelPolicy = .default, replayPolicy: ReplayPolicy = .default,

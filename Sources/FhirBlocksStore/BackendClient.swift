@@ -35,8 +35,9 @@ public struct BackendClient: Sendable, Hashable {
 /// The SMART Backend Services clients' share of a ``TrustStore``. Statements are
 /// ``BackendClientSQL``'s.
 public protocol BackendClientStore: Sendable {
-    /// Stores a new backend client; ``TrustStoreError/conflict(_:)`` when its id is taken.
-    func registerBackendClient(_ client: BackendClient) async throws(TrustStoreError)
+    /// Stores a new backend client while fewer than `limit` are stored;
+    /// ``TrustStoreError/conflict(_:)`` when its id is taken or `limit` are stored already.
+    func registerBackendClient(_ client: BackendClient, limit: Int) async throws(TrustStoreError)
     /// The backend client with this id, if any.
     func backendClient(_ clientID: CsiGuid) async throws(TrustStoreError) -> BackendClient?
 }

@@ -13,6 +13,8 @@ public protocol TokenStore: Sendable {
 
     /// The SMART public client with this `client_id`, if registered.
     func smartClient(_ clientID: CsiGuid) async throws(TrustStoreError) -> SmartClient?
+    /// The SMART clients, at most `limit` of them (the first registered).
+    func smartClients(limit: Int) async throws(TrustStoreError) -> [SmartClient]
     /// How many SMART public clients are registered.
     func smartClientCount() async throws(TrustStoreError) -> Int
     /// The SMART authorization with this id (the hash of its request), if kept.

@@ -19,7 +19,9 @@ public enum AccessDecision: Sendable, Hashable {
                                 interaction: AccessRights, labels: SecurityLabels, policy: LabelPolicy = .default) -> AccessDecision {
         var result = AccessDecision.denyNoScope
         let confidentiality = labels.confidentiality ?? policy.unlabelledConfidentiality
-        for grant in grants where grant.permissionType == context && grant.resource.covers(resourceType: resourceType)
+        // A filtered grant (a granular scope) covers only the resources its query matches: the
+        // caller resolves those first (it alone sees the resource), so here it covers nothing.
+        for grant in grants where grant.filter == nil && grant.permissionType == context && grant.resource.covers(resourceType: resourceType)
             && grant.access.isSuperset(of: interaction) {
             guard confidentiality <= grant.confidentialityCeiling else {
                 if result == .denyNoScope { result = .denyConfidentiality }

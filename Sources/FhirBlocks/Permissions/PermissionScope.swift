@@ -10,15 +10,29 @@ public struct PermissionScope: Sendable, Hashable, CustomStringConvertible {
     public var confidentialityCeiling: ConfidentialityLevel
     /// The sensitive categories visible.
     public var sensitivities: SensitivitySet
+    /// A SMART v2 granular scope's query: only the resources matching it are covered (nil:
+    /// every resource of the types). A permission a wallet writes has none; a token's grant
+    /// has one when the client asked for a granular scope. ``AccessDecision`` never lets a
+    /// filtered grant decide alone: the server first keeps the filtered grants whose query the
+    /// resource matches, without their filter.
+    public var filter: ScopeFilter?
 
     /// Creates a scope.
     public init(permissionType: PermissionType, resource: ResourceScope, access: AccessRights,
-                confidentialityCeiling: ConfidentialityLevel, sensitivities: SensitivitySet) {
+                confidentialityCeiling: ConfidentialityLevel, sensitivities: SensitivitySet, filter: ScopeFilter? = nil) {
         self.permissionType = permissionType
         self.resource = resource
         self.access = access
         self.confidentialityCeiling = confidentialityCeiling
         self.sensitivities = sensitivities
+        self.filter = filter
+    }
+
+    /// The same scope without its ``filter``.
+    public var unfiltered: PermissionScope {
+        var copy = self
+        copy.filter = nil
+        return copy
     }
 
     /// Everything about one patient: what a wallet holds over its own data.
@@ -63,9 +77,11 @@ public struct PermissionScope: Sendable, Hashable, CustomStringConvertible {
                    sensitivityScope: sensitivities.sortedCodes.map(\.rawValue))
     }
 
-    /// Whether everything this scope allows is also allowed by `other` (the no-escalation rule).
+    /// Whether everything this scope allows is also allowed by `other` (the no-escalation rule;
+    /// a filtered scope is within an unfiltered one, not the reverse).
     public func isSubset(of other: PermissionScope) -> Bool {
-        permissionType == other.permissionType
+        (other.filter == nil || other.filter == filter)
+            && permissionType == other.permissionType
             && other.resource.covers(resource)
             && other.access.isSuperset(of: access)
             && confidentialityCeiling <= other.confidentialityCeiling
@@ -73,19 +89,21 @@ public struct PermissionScope: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What both scopes allow, or nil if that is nothing (different type, no common resource
-    /// or no common interaction).
+    /// or no common interaction, or two different filters).
     public func intersection(_ other: PermissionScope) -> PermissionScope? {
         guard permissionType == other.permissionType, let resource = resource.intersection(other.resource) else { return nil }
         let access = access.intersection(other.access)
         guard !access.isEmpty else { return nil }
+        if let filter, let otherFilter = other.filter, filter != otherFilter { return nil }
         return PermissionScope(permissionType: permissionType, resource: resource, access: access,
                                confidentialityCeiling: min(confidentialityCeiling, other.confidentialityCeiling),
-                               sensitivities: sensitivities.intersection(other.sensitivities))
+                               sensitivities: sensitivities.intersection(other.sensitivities), filter: filter ?? other.filter)
     }
 
     /// For example `patient/Patient.rs conf≤V sens{ETH,SOC}`.
     public var description: String {
         let sens = sensitivities.isUnrestricted ? "*" : sensitivities.sortedCodes.map(\.rawValue).joined(separator: ",")
-        return "\(permissionType.rawValue)/\(resource).\(access.v2Text) conf≤\(confidentialityCeiling.rawValue) sens{\(sens)}"
+        return "\(permissionType.rawValue)/\(resource).\(access.v2Text)" + (filter.map { "?\($0)" } ?? "")
+            + " conf≤\(confidentialityCeiling.rawValue) sens{\(sens)}"
     }
 }

@@ -33,7 +33,9 @@ public struct ScopeRequest: Sendable, Hashable {
     /// Granted = requested ∩ held (§2.5): for every requested resource scope and every held
     /// permission of the same context, the common resource types and interactions, with the
     /// lower of the requested and held confidentiality ceilings and the common sensitivities.
-    /// Granular (`?param=`) scopes, `btg` and other scopes are dropped (not supported here).
+    /// A granular scope (`patient/Observation.rs?category=laboratory`, one resource type) grants
+    /// the same with its query as the grant's ``PermissionScope/filter``; one on `*` or with a
+    /// query that does not parse (``ScopeFilter``) is dropped, as are `btg` and other scopes.
     public func grant(held: [PermissionScope], policy: LabelPolicy = .default) -> GrantedScope {
         let requested = PermissionScope(permissionType: .patient, resource: .all, access: .all,
                                         confidentialityCeiling: requestedCeiling(policy: policy), sensitivities: requestedSensitivities)
@@ -50,14 +52,19 @@ public struct ScopeRequest: Sendable, Hashable {
                 }
                 continue
             }
-            guard resourceScope.parameters == nil else {
-                dropped.append(scope.description)
-                continue
+            var filter: ScopeFilter?
+            if let parameters = resourceScope.parameters {
+                guard case .type = resourceScope.resource, let parsed = ScopeFilter(parameters) else {
+                    dropped.append(scope.description)
+                    continue
+                }
+                filter = parsed
             }
             var wanted = requested
             wanted.permissionType = resourceScope.context
             wanted.resource = resourceScope.resource
             wanted.access = resourceScope.access
+            wanted.filter = filter
             var matched = false
             for permission in held {
                 guard let grant = wanted.intersection(permission) else { continue }
@@ -65,7 +72,8 @@ public struct ScopeRequest: Sendable, Hashable {
                 if grantSet.insert(grant).inserted {
                     grants.append(grant)
                     let output = SmartScope.resource(ResourceAccessScope(context: grant.permissionType, resource: grant.resource,
-                                                                         access: grant.access, syntax: resourceScope.syntax))
+                                                                         access: grant.access, syntax: resourceScope.syntax,
+                                                                         parameters: grant.filter?.description))
                     if resourceScopeSet.insert(output).inserted { resourceScopes.append(output) }
                 }
             }

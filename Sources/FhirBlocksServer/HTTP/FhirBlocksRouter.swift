@@ -18,6 +18,7 @@ enum FhirBlocksRouter {
         let router = Router(context: FhirBlocksRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
         router.add(middleware: SharedLinkHeadersMiddleware())
+        router.add(middleware: SmartCORSMiddleware(origins: RegisteredOrigins(store: service.store, limit: service.configuration.maximumSmartClients)))
         router.add(middleware: RateLimitMiddleware(rateLimits: service.rateLimits, clock: service.clock, metrics: service.metrics))
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.addRoutes(FHIRController(service: service).routes, atPath: "fhir")

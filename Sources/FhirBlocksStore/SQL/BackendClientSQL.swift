@@ -14,13 +14,15 @@ public enum BackendClientSQL {
         .table(backendClient, ifNotExists: Set(SQLDialect.allCases)),
     ])
 
-    /// Inserts the client; a row back unless its id was taken.
-    public static func register(_ client: BackendClient) -> SQLStatement {
+    /// Inserts the client while fewer than `limit` are stored; a row back unless its id was
+    /// taken or `limit` clients are stored already.
+    public static func register(_ client: BackendClient, limit: Int) -> SQLStatement {
         SQLStatement("""
-            INSERT INTO backend_client (client_id, client_name, jwks, jwks_uri, registered_at) VALUES (?, ?, ?, ?, ?) \
+            INSERT INTO backend_client (client_id, client_name, jwks, jwks_uri, registered_at) \
+            SELECT ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM backend_client) < ? \
             ON CONFLICT (client_id) DO NOTHING RETURNING client_id
             """, [.text(client.clientID.rawValue), .text(client.clientName), .text(client.jwks), .text(client.jwksURI),
-                  .integer(client.registeredAt.millisecondsSince1970)])
+                  .integer(client.registeredAt.millisecondsSince1970), .integer(Int64(limit))])
     }
 
     /// The client with this id: client_id, client_name, jwks, jwks_uri, registered_at.

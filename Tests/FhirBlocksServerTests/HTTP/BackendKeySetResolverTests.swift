@@ -8,6 +8,7 @@ import Logging
 import NIOCore
 import Synchronization
 import Testing
+import TestSupport
 
 /// A backend client's `jwks_uri` is fetched at most once per `refetchSeconds`, whatever the
 /// outcome, over real HTTP on 127.0.0.1: a URL that fails, or assertions naming unknown `kid`s,
@@ -79,13 +80,55 @@ struct BackendKeySetResolverTests {
         #expect(server.requests == 3)
     }
 
+    /// Key rotation over the real server (scripted clock): the client publishes a new key at its
+    /// `jwks_uri`; an assertion signed with it is refused until the refetch window has passed
+    /// since the last fetch, then accepted, and the retired key is refused from then on.
+    @Test(arguments: TestBackend.available)
+    func aRotatedKeyIsUsedAfterTheRefetchWindow(backend: TestBackend) async throws {
+        let world = try await TestWorld.make(backend) { $0.allowsLoopbackKeySetURLs = true }
+        let server = try await RunningServer.start(world.service)
+        let old = try BackendTestKey.rs384("2026-old")
+        let new = try BackendTestKey.es384("2026-new")
+        func keySet(_ keys: [BackendTestKey]) -> [UInt8] {
+            JSONWriter.serialize(.object(JSONObject(members: [JSONMember("keys", .array(keys.map(\.jwk)))])))
+        }
+        let keySetServer = try await KeySetServer.start(body: keySet([old]))
+        try await withTeardown({ await keySetServer.stop(); await server.stop(); await world.close() }) {
+            let audience = TestWorld.base + "/oauth/token"
+            let wallet = try await world.register(.wallet("w1", firstName: "A"))
+            let client = try await BackendServicesTests.register(server, ["jwks_uri": .string(keySetServer.url)])
+            var party = TestParty.app("rotating")
+            party.csi = client
+            #expect(try await world.grant(from: wallet, to: [party], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)
+            func token(_ key: BackendTestKey) async throws -> BackendServicesTests.TokenAnswer {
+                try await BackendServicesTests.token(server, try key.assertion(client: client, audience: audience, now: world.now), scope: "system/*.rs")
+            }
+            #expect(try await token(old).status == 200)
+            #expect(keySetServer.requests == 1)
+            // The new key published (the old one retired): within the window the kept set lacks it.
+            keySetServer.publish(keySet([new]))
+            world.clock.advance(seconds: 5)
+            let early = try await token(new)
+            #expect(early.status == 401 && early.error == "invalid_client", "\(early)")
+            #expect(keySetServer.requests == 1)
+            // After the window: fetched again, the new key accepted, the old one refused.
+            world.clock.advance(seconds: BackendKeySetResolver.refetchSeconds)
+            let rotated = try await token(new)
+            #expect(rotated.status == 200, "\(rotated)")
+            #expect(keySetServer.requests == 2)
+            let retired = try await token(old)
+            #expect(retired.status == 401 && retired.error == "invalid_client", "\(retired)")
+        }
+    }
+
     static func client(url: String) throws -> BackendClient {
         BackendClient(clientID: try #require(CsiGuid("7c5b8363-504b-4f83-9d01-caa4e28a156e")), clientName: nil, jwks: nil, jwksURI: url,
                       registeredAt: Timestamp(secondsSince1970: 1_800_000_000))
     }
 }
 
-/// A loopback server at `/jwks.json` that counts its requests and answers `body` (or 500 when nil).
+/// A loopback server at `/jwks.json` that counts its requests and answers `body` (or 500 when
+/// nil); ``publish(_:)`` replaces the body (a key rotation).
 struct KeySetServer: Sendable {
     let port: Int
     let task: Task<Void, any Error>
@@ -95,13 +138,26 @@ struct KeySetServer: Sendable {
 
     final class Counter: Sendable {
         let value = Mutex(0)
+        let body: Mutex<[UInt8]?>
+
+        init(body: [UInt8]?) {
+            self.body = Mutex(body)
+        }
+    }
+
+    /// Answers `body` from now on.
+    func publish(_ body: [UInt8]?) {
+        counter.body.withLock { $0 = body }
     }
 
     static func start(body: [UInt8]?) async throws -> KeySetServer {
-        let counter = Counter()
+        let counter = Counter(body: body)
         let router = Router()
         router.get("jwks.json") { _, _ in
-            counter.value.withLock { $0 += 1 }
+            let body = counter.value.withLock { count in
+                count += 1
+                return counter.body.withLock { $0 }
+            }
             guard let body else { return Response(status: .internalServerError) }
             return Response(status: .ok, headers: [.contentType: "application/jwk-set+json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }

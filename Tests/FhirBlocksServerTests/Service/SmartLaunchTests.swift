@@ -364,7 +364,7 @@ import TestSupport
                 (#"{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"client_secret_basic"}"#, "invalid_client_metadata"),
                 (#"{"redirect_uris":["https://app.example/cb"],"grant_types":["client_credentials"]}"#, "invalid_client_metadata"),
                 (#"{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"private_key_jwt"}"#, "invalid_client_metadata"),
-                (#"{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"private_key_jwt","jwks_uri":"https://app.example/jwks"}"#,
+                (#"{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"private_key_jwt","jwks_uri":"http://app.example/jwks"}"#,
                  "invalid_client_metadata"),
                 (#"{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"private_key_jwt","# +
                  #""jwks":{"keys":[{"kty":"RSA","n":"x","e":"AQAB"}]}}"#, "invalid_client_metadata"),

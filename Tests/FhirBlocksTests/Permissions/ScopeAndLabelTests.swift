@@ -51,9 +51,16 @@ import TestSupport
         let plain = ScopeRequest("patient/Patient.read").grant(held: [Self.held()])
         #expect(plain.grants.first?.confidentialityCeiling == .N && plain.grants.first?.sensitivities == SensitivitySet.none)
         #expect(plain.text == "patient/Patient.read")
-        // Granular scopes are dropped (not enforced yet), never widened.
+        // A granular scope is granted with its query as the grant's filter, never widened; one
+        // on `*` or with an unreadable query is dropped.
         let granular = ScopeRequest("patient/Observation.rs?category=laboratory").grant(held: [Self.held(.all)])
-        #expect(granular.isEmpty && granular.dropped == ["patient/Observation.rs?category=laboratory"])
+        #expect(granular.text == "patient/Observation.rs?category=laboratory" && granular.dropped.isEmpty)
+        #expect(granular.grants.first?.filter == ScopeFilter("category=laboratory"))
+        #expect(granular.grants.first.map { $0.isSubset(of: Self.held(.all)) && !$0.unfiltered.isSubset(of: $0) } == true)
+        for dropped in ["patient/*.rs?category=laboratory", "patient/Observation.rs?category=", "patient/Observation.rs?code:text=x",
+                        "patient/Observation.rs?=x"] {
+            #expect(ScopeRequest(dropped).grant(held: [Self.held(.all)]).dropped == [dropped], "\(dropped)")
+        }
         // A partial v1 intersection is written in v2.
         let partial = ScopeRequest("patient/Patient.read").grant(held: [Self.held(.type("Patient"), .read)])
         #expect(partial.text == "patient/Patient.r")

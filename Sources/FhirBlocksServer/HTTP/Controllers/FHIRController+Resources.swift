@@ -16,14 +16,14 @@ extension FHIRController {
     }
 
     /// The answer to an authenticated request for a path under `/fhir` that no route serves,
-    /// or with a method its route does not take (other than ``fhirNotPatchable()``'s): 404.
+    /// or with a method its route does not take (other than ``fhirNotDeletable()``'s): 404.
     static func unknownFHIRPath() -> ServiceResponse {
         outcome(status: 404, code: "not-found", "unknown FHIR path")
     }
 
-    /// `PATCH /fhir/{type}/{id}` with an active token: 405.
-    static func fhirNotPatchable() -> ServiceResponse {
-        outcome(status: 405, code: "not-supported", "this server does not patch resources")
+    /// `DELETE` or `PATCH /fhir/{type}/{id}` with an active token: 405, this server keeps every version.
+    static func fhirNotDeletable() -> ServiceResponse {
+        outcome(status: 405, code: "not-supported", "this server does not delete or patch resources")
     }
 
     /// `GET /fhir/{type}/{id}`: the read by id, with the bearer token the middleware resolved
@@ -41,19 +41,20 @@ extension FHIRController {
 
     /// Whether any grant covers the type and interaction at all (independent of any resource).
     func covers(_ grants: [PermissionScope], type: String, interaction: AccessRights) -> Bool {
-        AccessDecision.evaluate(grants: grants, resourceType: type, interaction: interaction,
+        AccessDecision.evaluate(grants: grants.map(\.unfiltered), resourceType: type, interaction: interaction,
                                 labels: SecurityLabels(confidentiality: .U, sensitivities: []), policy: configuration.labelPolicy) != .denyNoScope
     }
 
     func visible(_ value: JSONValue, type: String, interaction: AccessRights, grants: [PermissionScope]) -> Bool {
-        permits(grants, type: type, interaction: interaction, labels: SecurityLabels(resource: value))
+        permits(GranularScopes.resolve(grants, resource: value, type: type), type: type, interaction: interaction, labels: SecurityLabels(resource: value))
     }
 
     /// ``visible(_:type:interaction:grants:)`` for a stored resource, from its stored JSON (its
     /// labels read as ``storedLabels(_:)`` reads them; false when the JSON does not parse).
     func visible(stored json: [UInt8], type: String, interaction: AccessRights, grants: [PermissionScope]) -> Bool {
         guard let labels = Self.storedLabels(json) else { return false }
-        return permits(grants, type: type, interaction: interaction, labels: labels)
+        let resolved = GranularScopes.anyFiltered(grants) ? GranularScopes.resolve(grants, resource: try? JSONParser.parse(json), type: type) : grants
+        return permits(resolved, type: type, interaction: interaction, labels: labels)
     }
 
     private func permits(_ grants: [PermissionScope], type: String, interaction: AccessRights, labels: SecurityLabels) -> Bool {
@@ -86,7 +87,6 @@ extension FHIRController {
         }
         var controls = FHIRResultControls()
         if let request, !request.rawQuery.isEmpty {
-        if type == "Group" { return await readGroup(id: id, access: access) }
             do {
                 let parameters = try FormBody.parse(Array(request.rawQuery.utf8), mode: .strict, repeatsAllowed: true).value.fields
                 controls = try FHIRResultControls(type: type, parameters: parameters, search: false)
@@ -123,8 +123,6 @@ extension FHIRController {
               visible(stored: record.json, type: type, interaction: .read, grants: access.grants) else {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found", quirks: quirks)
             return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
-            // A deleted resource whose last version the token may read: 410.
-            if record == nil, let gone = await goneResponse(type: type, id: id, access: access, quirks: quirks) { return gone }
         }
         // Nothing is disclosed unless its audit entry is stored.
         do {
@@ -183,7 +181,6 @@ extension FHIRController {
         guard ResourceScope(type) != nil else { return Self.outcome(status: 404, code: "not-found", "unknown resource type") }
         guard covers(access.grants, type: type, interaction: .search) else {
             try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "insufficient_scope")
-        if type == "Group", let refusal = Self.notStoredTypeRefusal(type) { return refusal }
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover searching \(type)")
         }
         if type != "Consent", type != "AuditEvent" { return await searchStored(type: type, request: request, access: access) }
@@ -277,7 +274,9 @@ extension FHIRController {
         guard ResourceScope(type) != nil else {
             return .failure(Refusal(response: Self.outcome(status: 404, code: "not-found", "unknown resource type")))
         }
-        if let refusal = Self.notStoredTypeRefusal(type) { return .failure(Refusal(response: refusal)) }
+        guard type != "AuditEvent", type != "Consent" else {
+            return .failure(Refusal(response: Self.outcome(status: 405, code: "not-supported", "\(type) is written by the server only")))
+        }
         // PUT may create or update, so it needs both; POST creates.
         let needed: AccessRights = pathID == nil ? .create : [.create, .update]
         let attempted = pathID == nil ? "C" : "U"
@@ -313,11 +312,8 @@ extension FHIRController {
         let existing: FHIRResourceRecord?
         do {
             existing = try await store.resource(patient: access.token.patient, type: type, id: id)
-        // A client-chosen id may name a deleted resource: written again, it takes the version after the deletion.
-        var deletion: FHIRResourceRecord?
         } catch {
             return .failure(Refusal(response: Self.outcome(status: 500, code: "exception", "storage failure")))
-            if existing == nil, pathID != nil { deletion = try await deletionEnding(type: type, id: id, patient: access.token.patient)?.deletion }
         }
         let interaction: AccessRights = existing == nil ? .create : .update
         // The token must be allowed the new version's labels, and, to replace a version, that
@@ -344,7 +340,7 @@ extension FHIRController {
                                                            "If-Match \(ifMatch) does not name the current version of \(type)/\(id)" + stored)))
         }
         let instant = now
-        let version = (existing?.versionID ?? deletion?.versionID ?? 0) + 1
+        let version = (existing?.versionID ?? 0) + 1
         var meta = object["meta"]?.objectValue ?? JSONObject()
         meta["versionId"] = .string(String(version))
         meta["lastUpdated"] = .string(instant.wireText)
@@ -353,7 +349,7 @@ extension FHIRController {
         // The writer is kept with the version: a card is signed only for what a card source wrote.
         let write = FHIRResourceWrite(record: FHIRResourceRecord(type: type, id: id, patient: access.token.patient, versionID: version,
                                                                  lastUpdated: instant, json: json),
-                                      writer: access.token.client, followsDeletion: existing == nil && deletion != nil)
+                                      writer: access.token.client)
         return .success(PreparedWrite(write: write, audit: accessEntry(access, resources: ["\(type)/\(id)"], outcome: .success,
                                                                        action: existing == nil ? "C" : "U")))
     }
@@ -368,16 +364,14 @@ extension FHIRController {
         var write: FHIRResourceWrite
         var audit: PendingAuditEntry
         var record: FHIRResourceRecord { write.record }
-        var created: Bool { write.record.versionID == 1 || write.followsDeletion }
+        var created: Bool { write.record.versionID == 1 }
     }
 
-    /// The answer to a stored write: 201 or 200, the resource, `Location`, `ETag`, `Last-Modified`;
-    /// to a deletion 204 with the deletion's `ETag`.
+    /// The answer to a stored write: 201 or 200, the resource, `Location`, `ETag`, `Last-Modified`.
     func writeResponse(_ prepared: PreparedWrite) -> ServiceResponse {
         let record = prepared.record
         return ServiceResponse(status: prepared.created ? 201 : 200, contentType: Self.fhirJSON,
                                headers: [("Location", "\(baseURL)/fhir/\(record.type)/\(record.id)")] + Self.versionHeaders(record), body: record.json)
-        if record.isDeletion { return ServiceResponse(status: 204, contentType: Self.fhirJSON, headers: [("ETag", "W/\"\(record.versionID)\"")], body: []) }
     }
 
     /// `ifMatch` (an `If-Match` header): the update goes ahead only when it names the stored

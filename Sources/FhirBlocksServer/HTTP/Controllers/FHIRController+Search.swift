@@ -26,7 +26,9 @@ extension FHIRController {
         }
         var query: SearchQuery
         do {
-            query = try SearchQuery(type: type, parameters: controls.rest, strict: strict)
+            // A granular scope's query narrows the search itself where it can (matches are checked below too).
+            let narrowing = GranularScopes.searchClause(access.grants, type: type).map { [$0] } ?? []
+            query = try SearchQuery(type: type, parameters: controls.rest + narrowing, strict: strict)
             if controls.summaryCount { query.count = 0 }
             query.timeBudget = configuration.searchTimeBudget
         } catch {
@@ -43,11 +45,14 @@ extension FHIRController {
         }
         if inCompartment {
             // Another patient's compartment answers as an empty one (nothing to see there).
-            let grants = access.grants
+            let grants = access.grants.map(\.unfiltered)
             let policy = configuration.labelPolicy
             do {
                 result = try await store.search(query, patient: access.token.patient) { labels in
                     AccessDecision.evaluate(grants: grants, resourceType: type, interaction: .search, labels: labels, policy: policy).isPermitted
+                }
+                if GranularScopes.anyFiltered(access.grants) {
+                    result.records = result.records.filter { visible(stored: $0.json, type: type, interaction: .search, grants: access.grants) }
                 }
                 included = try await self.included(controls, type: type, matches: result.records, access: access)
             } catch .timedOut {

@@ -27,7 +27,9 @@ extension SmartAuthorizationController {
     /// exactly one of `jwks` (with at least one usable signature key that has a `kid`) and
     /// `jwks_uri` (`https`; `http` to a loopback address only when
     /// ``ServerConfiguration/allowsLoopbackKeySetURLs``). `201` with the `client_id`;
-    /// `400 invalid_client_metadata` otherwise; `429` past the per-address registration rate.
+    /// `400 invalid_client_metadata` otherwise; `429` past the per-address registration rate,
+    /// and `429` (`too_many_requests`, `Retry-After`) once
+    /// ``ServerConfiguration/maximumBackendClients`` are registered.
     func registerBackendClient(_ request: ServiceRequest) async -> ServiceResponse {
         let client: BackendClient
         do {
@@ -41,7 +43,11 @@ extension SmartAuthorizationController {
             return .error(.rateLimited(retryAfterSeconds: retryAfter))
         }
         do {
-            try await store.registerBackendClient(client)
+            try await store.registerBackendClient(client, limit: configuration.maximumBackendClients)
+        } catch .conflict {
+            // Full (a random id taken is not to be expected).
+            tallyUnverifiedRefusal(.clientRegistration, error: .rateLimited(retryAfterSeconds: 3600))
+            return .error(.rateLimited(retryAfterSeconds: 3600))
         } catch {
             return .error(.storageFailure(error.description))
         }
@@ -76,6 +82,16 @@ extension SmartAuthorizationController {
             }
             name = text
         }
+        let keys = try keySetMetadata(object)
+        return BackendClient(clientID: random { CsiGuid.random(using: &$0) }, clientName: name, jwks: keys.jwks, jwksURI: keys.jwksURI,
+                             registeredAt: now)
+    }
+
+    /// The `jwks` (serialized) or `jwks_uri` of a registration body with a key set: exactly one
+    /// of them, `jwks` with at least one usable signature key that has a `kid`, `jwks_uri`
+    /// `https` (`http` to a loopback address only when
+    /// ``ServerConfiguration/allowsLoopbackKeySetURLs``).
+    func keySetMetadata(_ object: JSONObject) throws(ClientRegistrationError) -> (jwks: String?, jwksURI: String?) {
         var jwks: String?
         var jwksURI: String?
         switch (object["jwks"], object["jwks_uri"]) {
@@ -91,9 +107,9 @@ extension SmartAuthorizationController {
             }
             jwksURI = text
         default:
-            throw .invalidClientMetadata("a backend client registers exactly one of jwks and jwks_uri")
+            throw .invalidClientMetadata("a client with a key set registers exactly one of jwks and jwks_uri")
         }
-        return BackendClient(clientID: random { CsiGuid.random(using: &$0) }, clientName: name, jwks: jwks, jwksURI: jwksURI, registeredAt: now)
+        return (jwks, jwksURI)
     }
 
     /// The backend client a token request's client assertion claims to come from (its `iss`,
@@ -125,29 +141,15 @@ extension SmartAuthorizationController {
             throw .invalidClient("client_id does not match the assertion's issuer")
         }
         let instant = now
+        try await verifyKeySetAssertion(form["client_assertion"] ?? "", client: client)
+        // A user-facing app registered with a key set (`+Registration`) uses the authorization code flow.
+        let codeFlowApp: SmartClient?
         do {
-            let assertion = try BackendAssertion(form["client_assertion"] ?? "")
-            try assertion.checkClaims(clientID: client.clientID.rawValue, audience: "\(baseURL)/oauth/token", now: instant.secondsSince1970)
-            let keySet = try await BackendKeySetResolver.shared.keySet(of: client, kid: assertion.kid, now: instant.secondsSince1970,
-                                                                       allowingLoopback: configuration.allowsLoopbackKeySetURLs)
-            try assertion.checkSignature(keySet)
-            let key = NonceKey(namespace: .assertionID, owner: client.clientID.rawValue, value: assertion.jti)
-            let first: Bool
-            do {
-                first = try await store.insertIfAbsent(key, expiresAt: Timestamp(secondsSince1970: assertion.expiry), now: instant)
-            } catch {
-                throw SMOACError.storageFailure("the jti could not be recorded")
-            }
-            guard first else { throw BackendAssertionError("the client assertion's jti was already used") }
-        } catch let error as BackendAssertionError {
-            let failure = SMOACError.invalidClient(error.reason)
-            tallyUnverifiedRefusal(error: failure)
-            throw failure
-        } catch let error as SMOACError {
-            throw error
+            codeFlowApp = try await store.smartClient(client.clientID)
         } catch {
-            throw .invalidClient("the client assertion cannot be checked")
+            throw .storageFailure(error.description)
         }
+        guard codeFlowApp == nil else { throw .invalidClient("this client is an app of the authorization code flow, not a backend service") }
         try requireWithinRate(client.clientID)
         guard let scope = form["scope"], !scope.isEmpty else { throw .invalidScope("\"scope\" is missing") }
         let granted: GrantedScope
@@ -170,6 +172,38 @@ extension SmartAuthorizationController {
         response.tokenType = "Bearer"
         response.patient = nil
         return ServiceResponse(headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")], body: response.jsonBytes)
+    }
+
+    /// Checks a `private_key_jwt` client assertion of a client registered with a key set (a
+    /// backend client, or a user-facing app registered with one): every refusal
+    /// `invalid_client` — the signature by the registered key its `kid` names (the `jwks_uri`
+    /// fetched as ``BackendKeySetResolver`` allows), `iss` = `sub` = the client, `aud` = this
+    /// token endpoint, `exp` in the next five minutes, `jti` not seen before until its `exp`.
+    func verifyKeySetAssertion(_ text: String, client: BackendClient) async throws(SMOACError) {
+        let instant = now
+        do {
+            let assertion = try BackendAssertion(text)
+            try assertion.checkClaims(clientID: client.clientID.rawValue, audience: "\(baseURL)/oauth/token", now: instant.secondsSince1970)
+            let keySet = try await BackendKeySetResolver.shared.keySet(of: client, kid: assertion.kid, now: instant.secondsSince1970,
+                                                                       allowingLoopback: configuration.allowsLoopbackKeySetURLs)
+            try assertion.checkSignature(keySet)
+            let key = NonceKey(namespace: .assertionID, owner: client.clientID.rawValue, value: assertion.jti)
+            let first: Bool
+            do {
+                first = try await store.insertIfAbsent(key, expiresAt: Timestamp(secondsSince1970: assertion.expiry), now: instant)
+            } catch {
+                throw SMOACError.storageFailure("the jti could not be recorded")
+            }
+            guard first else { throw BackendAssertionError("the client assertion's jti was already used") }
+        } catch let error as BackendAssertionError {
+            let failure = SMOACError.invalidClient(error.reason)
+            tallyUnverifiedRefusal(error: failure)
+            throw failure
+        } catch let error as SMOACError {
+            throw error
+        } catch {
+            throw .invalidClient("the client assertion cannot be checked")
+        }
     }
 
     /// The `system/` and label scopes of `scope` as granted to `client`: refused unless at

@@ -94,13 +94,37 @@ extension SmartAuthorizationController {
     /// `grant_type=refresh_token`: the client (see `smartClient(_:)`) and `refresh_token`. The
     /// presented token is used up and a new one returned with the new access token; a used one
     /// presented again revokes the family's permissions. Refused once the permissions behind it
-    /// were revoked or expired.
+    /// were revoked or expired. With a `scope` (RFC 6749 §6), the access token carries only
+    /// that scope, which must lie within the refresh token's (`invalid_scope` otherwise, and the
+    /// refresh token stays unused); the new refresh token keeps the refresh token's scope.
     func refresh(_ form: FormBody, body: [UInt8]) async throws(SMOACError) -> TokenResponse {
         let client = try await smartClient(form)
         guard let presented = form["refresh_token"], !presented.isEmpty else { throw .malformedRequest("\"refresh_token\" is missing") }
+        let hash = AccessToken.hash(of: presented)
+        var accessScope: GrantedScope?
+        if let requested = form["scope"] {
+            // Checked before the token is used up: a refused narrowing leaves it usable.
+            let peeked: StoredRefreshToken?
+            do {
+                peeked = try await store.refreshToken(hash: hash)
+            } catch {
+                throw .storageFailure(error.description)
+            }
+            if let peeked, peeked.client == client.clientID, !peeked.used {
+                do {
+                    accessScope = try narrowedScope(requested, of: peeked.scope)
+                } catch {
+                    var change = TrustChange()
+                    change.auditEntries = [Self.refusalEntry(.tokenRefreshed, client: peeked.client, patient: peeked.patient, error: error, body: body,
+                                                             at: now)]
+                    _ = try? await storeCommit(change)
+                    throw error
+                }
+            }
+        }
         let found: StoredRefreshToken?
         do {
-            found = try await store.useRefreshToken(hash: AccessToken.hash(of: presented))
+            found = try await store.useRefreshToken(hash: hash)
         } catch {
             throw .storageFailure(error.description)
         }
@@ -125,13 +149,49 @@ extension SmartAuthorizationController {
             _ = try? await storeCommit(change)
             throw failure
         }
+        if let requested = form["scope"], accessScope == nil { accessScope = try narrowedScope(requested, of: stored.scope) }
         var change = TrustChange()
         let response = mintSmartTokens(into: &change, authorizationID: stored.authorizationID, client: stored.client, patient: stored.patient,
-                                       scope: stored.scope, permissionIDs: stored.permissionIDs, offline: true, refreshExpiry: stored.expiresAt,
-                                       type: .tokenRefreshed, body: body)
+                                       scope: accessScope ?? stored.scope, refreshScope: stored.scope, permissionIDs: stored.permissionIDs,
+                                       offline: true, refreshExpiry: stored.expiresAt, type: .tokenRefreshed, body: body)
         try await commit(change)
         metrics.tokensIssued.increment()
         return response
+    }
+
+    /// The scope of an access token refreshed with `requested` (RFC 6749 §6: no scope the
+    /// resource owner did not grant): each requested resource scope must lie within one grant
+    /// of `original` (context, types and interactions; a granular query only narrows it, and a
+    /// granular grant allows only its own query), each `conf/` level within a grant's
+    /// ceiling, each `sens/` code within a grant's set, and any other scope (`launch/patient`,
+    /// `offline_access`…) must have been asked for originally; then requested ∩ `original`'s
+    /// grants. `invalid_scope` for anything wider, unreadable, or naming no resource.
+    func narrowedScope(_ requested: String, of original: GrantedScope) throws(SMOACError) -> GrantedScope {
+        let request = ScopeRequest(requested)
+        if let unreadable = request.malformed.first { throw .invalidScope("the scope \"\(unreadable)\" cannot be read") }
+        let asked = Set(original.scopes.map(\.description) + original.dropped)
+        for scope in request.scopes {
+            let within: Bool
+            switch scope {
+            case .resource(let wanted):
+                // A granular scope is within a plain grant, or one of the same query.
+                let filter = wanted.parameters.flatMap(ScopeFilter.init)
+                within = (wanted.parameters == nil || filter != nil) && original.grants.contains { grant in
+                    grant.permissionType == wanted.context && grant.resource.covers(wanted.resource) && grant.access.isSuperset(of: wanted.access)
+                        && (grant.filter == nil || grant.filter == filter)
+                }
+            case .confidentiality(let level):
+                within = original.grants.contains { level <= $0.confidentialityCeiling }
+            case .sensitivity(let code):
+                within = original.grants.contains { $0.sensitivities.contains(code) }
+            case .breakTheGlass, .other:
+                within = asked.contains(scope.description)
+            }
+            guard within else { throw .invalidScope("\(scope.description) is not within the refresh token's scope") }
+        }
+        let narrowed = request.grant(held: original.grants, policy: configuration.labelPolicy)
+        guard !narrowed.isEmpty else { throw .invalidScope("the scope names no resource of the refresh token's") }
+        return narrowed
     }
 
     /// Whether a token request carries a client assertion whose issuer is a registered csi (the
@@ -144,8 +204,10 @@ extension SmartAuthorizationController {
 
     /// The client of a SMART token request: with a `client_assertion`, the confidential client
     /// that signed it with its registered key (`private_key_jwt`, checked like every assertion:
-    /// audience, expiry, single-use `jti`); without, the public client `client_id` names. A
-    /// confidential client without its assertion, or a public one with one, is `invalid_client`.
+    /// audience, expiry, single-use `jti`; an app registered with a key set is checked as a
+    /// backend client's assertion is, `RS384`, `ES384` or `ES256` by the key its `kid` names);
+    /// without, the public client `client_id` names. A confidential client without its
+    /// assertion, or a public one with one, is `invalid_client`.
     private func smartClient(_ form: FormBody) async throws(SMOACError) -> SmartClient {
         let unknown = SMOACError.invalidClient("\"client_id\" is missing or unknown")
         let assertionText = form["client_assertion"]
@@ -154,6 +216,20 @@ extension SmartAuthorizationController {
         if let assertionText {
             guard form["client_assertion_type"] == VacaAuthRequest.jwtBearerAssertionType else {
                 throw .invalidClient("client_assertion_type must be \(VacaAuthRequest.jwtBearerAssertionType)")
+            }
+            if let keyed = try await claimedBackendClient(form) {
+                let app: SmartClient?
+                do {
+                    app = try await store.smartClient(keyed.clientID)
+                } catch {
+                    throw .storageFailure(error.description)
+                }
+                if let app {
+                    if let claimed, claimed != app.clientID { throw .invalidClient("client_id does not match the assertion's issuer") }
+                    try await verifyKeySetAssertion(assertionText, client: keyed)
+                    try requireWithinRate(app.clientID)
+                    return app
+                }
             }
             let issuer: CsiGuid
             do {
@@ -183,6 +259,17 @@ extension SmartAuthorizationController {
         }
         switch (client.publicKey, assertion) {
         case (nil, nil):
+            // An app registered with a key set is confidential all the same.
+            let keyed: BackendClient?
+            do {
+                keyed = try await store.backendClient(client.clientID)
+            } catch {
+                throw .storageFailure(error.description)
+            }
+            guard keyed == nil else {
+                tallyUnverifiedRefusal(error: .invalidClient("confidential client without an assertion"))
+                throw .invalidClient("this client authenticates with a private_key_jwt client assertion")
+            }
             return client
         case (let key?, let assertion?):
             do {
@@ -209,12 +296,12 @@ extension SmartAuthorizationController {
         ledger.tokenGrants(scope.grants, permissionIDs: permissionIDs, client: client, patient: patient, at: now).count == scope.grants.count
     }
 
-    /// A new access token (and, when `offline`, a new refresh token lasting until
-    /// `refreshExpiry`, else until the end of the permissions' window) added to `change` with
-    /// its audit entry; returns the token response.
+    /// A new access token of `scope` (and, when `offline`, a new refresh token of
+    /// `refreshScope`, else `scope`, lasting until `refreshExpiry`, else until the end of the
+    /// permissions' window) added to `change` with its audit entry; returns the token response.
     private func mintSmartTokens(into change: inout TrustChange, authorizationID: String, client: CsiGuid, patient: CsiGuid, scope: GrantedScope,
-                                 permissionIDs: [PermissionID], offline: Bool, refreshExpiry: Timestamp?, type: AuditEventType,
-                                 body: [UInt8]) -> TokenResponse {
+                                 refreshScope: GrantedScope? = nil, permissionIDs: [PermissionID], offline: Bool, refreshExpiry: Timestamp?,
+                                 type: AuditEventType, body: [UInt8]) -> TokenResponse {
         let instant = now
         let token = AccessToken(token: random { VACAAuthorizer.randomToken(using: &$0) }, id: random { VACAAuthorizer.randomToken(using: &$0) },
                                 client: client, patient: patient, scope: scope, permissionIDs: permissionIDs, issuedAt: instant,
@@ -226,8 +313,8 @@ extension SmartAuthorizationController {
             let windowEnd = permissionIDs.compactMap { ledger.permissions[$0]?.window.notAfter }.min() ?? instant
             let refresh = random { VACAAuthorizer.randomToken(using: &$0) }
             change.refreshTokens.append(StoredRefreshToken(tokenHash: AccessToken.hash(of: refresh), authorizationID: authorizationID, client: client,
-                                                           patient: patient, scope: scope, permissionIDs: permissionIDs, issuedAt: instant,
-                                                           expiresAt: refreshExpiry ?? windowEnd))
+                                                           patient: patient, scope: refreshScope ?? scope, permissionIDs: permissionIDs,
+                                                           issuedAt: instant, expiresAt: refreshExpiry ?? windowEnd))
             refreshToken = refresh
         }
         change.auditEntries.append(PendingAuditEntry(entry: AuditEntry(type: type, recorded: instant, agent: client.rawValue, patient: patient.rawValue,

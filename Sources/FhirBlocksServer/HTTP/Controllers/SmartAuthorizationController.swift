@@ -70,7 +70,19 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
     /// `POST /oauth/token`: `client_credentials` with a `private_key_jwt` client assertion
     /// (SMART backend services), or `authorization_code` (a VACA code) with one; for SMART
     /// public clients `authorization_code` with a PKCE `code_verifier` and `refresh_token`.
+    /// Every answer, a refusal included, carries `Cache-Control: no-store` and
+    /// `Pragma: no-cache` (RFC 6749 §5.1, §5.2).
     func token(_ request: ServiceRequest) async -> ServiceResponse {
+        var response = await tokenAnswer(request)
+        for (name, value) in [("Cache-Control", "no-store"), ("Pragma", "no-cache")] {
+            response.headers.removeAll { $0.0.lowercased() == name.lowercased() }
+            response.headers.append((name, value))
+        }
+        return response
+    }
+
+    /// The token endpoint's answer, before ``token(_:)`` adds its cache headers.
+    private func tokenAnswer(_ request: ServiceRequest) async -> ServiceResponse {
         do {
             try await refreshLedger()
             let form = try FormBody.parse(request.body, mode: configuration.mode, literalPlusFields: ["client_assertion"])
