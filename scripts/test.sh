@@ -4,7 +4,8 @@
 # for the QR image library, PostgreSQL's server, Python's venv) when they are missing, then
 # prepares the interoperability peers that some
 # tests compare against (Python jwcrypto for JWS, and the `cryptography` it brings for the
-# sample-signature peer, scripts/sample-signature-peer.py; zxing-cpp for QR images; Playwright
+# sample-signature peer, scripts/sample-signature-peer.py; zxing-cpp for QR images; SMART's
+# Bulk Data client smart-fetch (Python 3.11 or later); Playwright
 # driving Debian's chromium for `health ui`, scripts/ui-browser.py, never its own browser) in a virtual
 # environment under .build/, then runs the Swift test suite with them.
 # Without network access to PyPI the peers cannot be installed: outside CI the peer tests are
@@ -24,6 +25,9 @@ missing=()
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 python3 -c "import ensurepip, venv" 2>/dev/null || missing+=(python3-venv)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# Go and Debian's golang.org/x/mod: sumdb/note and sumdb/tlog check the audit log (scripts/tlog-peer).
+[ -x /usr/bin/go ] || missing+=(golang-go)
+[ -f /usr/share/gocode/src/golang.org/x/mod/sumdb/note/note.go ] || missing+=(golang-golang-x-mod-dev)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing the Debian packages the tests need: ${missing[*]}"
     if [ "$(id -u)" = "0" ]; then
@@ -40,8 +44,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 venv=".build/peers-venv"
-peers=(jwcrypto zxing-cpp pillow fhirclient fhirpy playwright)
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL, fhirclient, fhirpy, playwright" 2>/dev/null; then
+peers=(jwcrypto zxing-cpp pillow fhirclient fhirpy playwright smart-fetch)
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL, fhirclient, fhirpy, playwright, smart_fetch" 2>/dev/null; then
     if python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check "${peers[@]}"; then
         echo "peers installed in $venv: ${peers[*]}"
     else
@@ -52,7 +56,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jwcrypto, zxin
         echo "warning: test peers unavailable; peer tests will be reported as skipped" >&2
     fi
 fi
-if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL, fhirclient, fhirpy, playwright" 2>/dev/null; then
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL, fhirclient, fhirpy, playwright, smart_fetch" 2>/dev/null; then
     export OPENHEALTHKIT_PEERS_VENV="$PWD/$venv"
 fi
 

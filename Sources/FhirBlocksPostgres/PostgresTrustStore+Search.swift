@@ -44,14 +44,12 @@ extension PostgresTrustStore {
     }
 
     public func resources(patient: CsiGuid, type: String, ids: [String]) async throws(TrustStoreError) -> [FHIRResourceRecord] {
-        guard !ids.isEmpty else { return [] }
-        return try await withConnection { connection, logger in
-            let rows = try await connection.query("""
-                SELECT type, id, patient, version_id, last_updated, json FROM fhir_resource
-                WHERE patient = \(patient.rawValue) AND type = \(type) AND id = ANY(\(ids))
-                """, logger: logger).collect()
-            return try rows.map(PostgresRows.resource)
+        // `TrustSQL`'s statement: the ids bound as one `text[]` (`id = ANY(…)`).
+        var records: [FHIRResourceRecord] = []
+        for statement in TrustSQL.resources(patient: patient, type: type, ids: ids, dialect: .postgres) {
+            records += try await rows(statement).map(PostgresRows.resource)
         }
+        return records
     }
 
     /// ``SearchSQL``'s statement with `?` numbered `$1`, `$2`… (``SQLDialect/placeholders(_:)``;
@@ -81,10 +79,10 @@ enum PostgresSearchIndex {
         }
     }
 
-    /// Indexes every stored resource (the migration that adds the index).
+    /// Indexes every stored resource (`TrustSQL.everyResource`; the migration
+    /// that adds the index).
     static func backfill(on connection: PostgresConnection, logger: Logger) async throws {
-        let rows = try await connection.query("SELECT type, id, patient, version_id, last_updated, json FROM fhir_resource", logger: logger)
-            .collect()
+        let rows = try await connection.query(PostgresTrustStore.query(TrustSQL.everyResource), logger: logger).collect()
         for row in rows {
             try await write(try PostgresRows.resource(row), on: connection, logger: logger)
         }

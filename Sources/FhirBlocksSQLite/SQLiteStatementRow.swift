@@ -65,6 +65,21 @@ struct SQLiteStatementRow {
         }
     }
 
+    /// ``each(_:arguments:_:)`` for a `TrustSQL` statement whose values are texts and integers,
+    /// none NULL (an id-list read's); any other value is refused before the statement runs.
+    static func each(_ statement: Statement, values: [SQLValue], _ body: (SQLiteStatementRow) throws -> Void) throws {
+        var arguments: [SearchSQLArgument] = []
+        arguments.reserveCapacity(values.count)
+        for value in values {
+            switch value {
+            case .text(let text?): arguments.append(.text(text))
+            case .integer(let number?): arguments.append(.integer(number))
+            default: throw TrustStoreError.unavailable("SQLite: a statement value this read does not bind")
+            }
+        }
+        try each(statement, arguments: arguments, body)
+    }
+
     /// Resets the statement, binds `arguments` to its parameters (1, 2, …) and runs `body` on
     /// it; the statement is reset and its bindings cleared after.
     private static func bound<T>(_ statement: Statement, _ arguments: [SearchSQLArgument], _ body: (SQLiteStatement) throws -> T) throws -> T {

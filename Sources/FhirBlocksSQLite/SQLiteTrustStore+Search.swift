@@ -67,23 +67,19 @@ extension SQLiteTrustStore {
     }
 
     /// The resources of `type` in `patient`'s compartment with these ids (at most
-    /// ``SearchQuery/maximumCount``), by id: one statement per page size rounded up to a power
-    /// of two, prepared once per connection.
+    /// ``SearchQuery/maximumCount``), by id: `TrustSQL.resources(patient:type:ids:dialect:)`'s
+    /// statements, each prepared once per connection, stepped through SQLite's C API.
     private static func pageRecords(_ db: Database, patient: CsiGuid, type: String, ids: [String]) throws -> [String: FHIRResourceRecord] {
-        guard let last = ids.last else { return [:] }
-        let width = paddedCount(ids.count)
-        let statement = try db.cachedStatement(sql: width.trailingZeroBitCount < pageTexts.count ? pageTexts[width.trailingZeroBitCount] : pageSQL(width))
-        var arguments: [SearchSQLArgument] = [.text(patient.rawValue), .text(type)]
-        arguments.reserveCapacity(2 + width)
-        for id in ids { arguments.append(.text(id)) }
-        for _ in ids.count..<width { arguments.append(.text(last)) }
         var records: [String: FHIRResourceRecord] = [:]
         records.reserveCapacity(ids.count)
-        try SQLiteStatementRow.each(statement, arguments: arguments) { row in
-            guard let versionID = Int(exactly: row.int64(1)) else { throw TrustStoreError.corrupt("fhir_resource") }
-            let id = row.text(0)
-            records[id] = FHIRResourceRecord(type: type, id: id, patient: patient, versionID: versionID,
-                                             lastUpdated: Timestamp(millisecondsSince1970: row.int64(2)), json: row.bytes(3))
+        for statement in TrustSQL.resources(patient: patient, type: type, ids: ids, dialect: .sqlite) {
+            // Columns by position: `TrustSQL.resourceColumns` (type, id, patient, version_id, last_updated, json).
+            try SQLiteStatementRow.each(db.cachedStatement(sql: statement.sql), values: statement.arguments) { row in
+                guard let versionID = Int(exactly: row.int64(3)) else { throw TrustStoreError.corrupt("fhir_resource") }
+                let id = row.text(1)
+                records[id] = FHIRResourceRecord(type: type, id: id, patient: patient, versionID: versionID,
+                                                 lastUpdated: Timestamp(millisecondsSince1970: row.int64(4)), json: row.bytes(5))
+            }
         }
         return records
     }
@@ -107,45 +103,18 @@ extension SQLiteTrustStore {
     }
 
     public func resources(patient: CsiGuid, type: String, ids: [String]) async throws(TrustStoreError) -> [FHIRResourceRecord] {
-        guard !ids.isEmpty else { return [] }
+        // `TrustSQL`'s statements: at most 512 ids each, padded to a power of two, so that a
+        // handful of statement texts, prepared once per connection, serve every batch size.
+        let statements = TrustSQL.resources(patient: patient, type: type, ids: ids, dialect: .sqlite)
+        guard !statements.isEmpty else { return [] }
         return try await read { db in
             var records: [FHIRResourceRecord] = []
-            // SQLite allows 32,766 variables per statement; stay far below. Each batch's list
-            // of ids is padded (repeating its last id) to a power of two, so that a handful of
-            // statements, prepared once per connection, serve every batch size.
-            var start = 0
-            while start < ids.count {
-                var batch = Array(ids[start..<min(start + 512, ids.count)])
-                start += batch.count
-                let width = Self.paddedCount(batch.count)
-                if let last = batch.last { batch += Array(repeating: last, count: width - batch.count) }
-                let marks = Array(repeating: "?", count: width).joined(separator: ", ")
-                var arguments: StatementArguments = [patient.rawValue, type]
-                arguments += StatementArguments(batch)
-                let statement = try db.cachedStatement(sql: """
-                    SELECT \(SQLiteTrustRows.resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND id IN (\(marks))
-                    """)
-                let rows = try Row.fetchCursor(statement, arguments: arguments)
+            for statement in statements {
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: Self.arguments(statement.arguments))
                 while let row = try rows.next() { records.append(try SQLiteTrustRows.resourceByPosition(row)) }
             }
             return records
         }
-    }
-
-    /// The statement of ``pageRecords(_:patient:type:ids:)`` for `width` ids.
-    private static func pageSQL(_ width: Int) -> String {
-        let marks = Array(repeating: "?", count: width).joined(separator: ", ")
-        return "SELECT id, version_id, last_updated, json FROM fhir_resource WHERE patient = ? AND type = ? AND id IN (\(marks))"
-    }
-
-    /// ``pageSQL(_:)`` for 1, 2, 4, … 1,024 ids (index: the power of two), written once.
-    private static let pageTexts: [String] = (0...10).map { pageSQL(1 << $0) }
-
-    /// The smallest power of two at least `count` (count ≥ 1).
-    static func paddedCount(_ count: Int) -> Int {
-        var width = 1
-        while width < count { width <<= 1 }
-        return width
     }
 
     /// ``TrustSQL``'s values as GRDB binds them: bytes as blobs, booleans as 0 or 1, a list of
@@ -183,12 +152,12 @@ enum SQLiteSearchIndex {
         }
     }
 
-    /// Indexes every stored resource (the migration that adds the index; `hullSpan` as in
-    /// ``write(_:in:hullSpan:)``).
+    /// Indexes every stored resource (`TrustSQL.everyResource`; the migration
+    /// that adds the index; `hullSpan` as in ``write(_:in:hullSpan:)``).
     static func backfill(in db: Database, hullSpan: Bool = true) throws {
-        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM fhir_resource")
+        let cursor = try Row.fetchCursor(db, sql: TrustSQL.everyResource.sql)
         var records: [FHIRResourceRecord] = []
-        while let row = try cursor.next() { records.append(try SQLiteTrustRows.resource(row)) }
+        while let row = try cursor.next() { records.append(try SQLiteTrustRows.resourceByPosition(row)) }
         for record in records { try write(record, in: db, hullSpan: hullSpan) }
     }
 }

@@ -23,6 +23,9 @@ public struct TrustChange: Sendable {
     public var auditEntries: [PendingAuditEntry] = []
     /// Signed checkpoints to keep.
     public var checkpoints: [StoredCheckpoint] = []
+    /// Kept checkpoints whose note is replaced by the same note with witnesses' cosignature lines
+    /// added (matched by tree size; a size not kept writes nothing).
+    public var cosignedCheckpoints: [StoredCheckpoint] = []
     /// SMART public clients registered (RFC 7591).
     public var smartClients: [SmartClient] = []
     /// SMART authorizations created or moved on (conditionally, see ``SmartAuthorizationWrite``).
@@ -66,6 +69,7 @@ public struct TrustChange: Sendable {
     public var isEmpty: Bool {
         issuedGuids.isEmpty && issuedGuidsExpiringBefore == nil && registrations.isEmpty && permissions.isEmpty && revocations.isEmpty && tokens.isEmpty
             && revokedTokenHashes.isEmpty && resources.isEmpty && auditEntries.isEmpty && checkpoints.isEmpty
+            && cosignedCheckpoints.isEmpty
             && smartClients.isEmpty && smartAuthorizations.isEmpty && smartAuthorizationsExpiringBefore == nil && refreshTokens.isEmpty
             && pendingSmartAuthorizationsExpiredBefore == nil && unapprovedSmartClientsRegisteredBefore == nil && sharedLinkAccesses.isEmpty
     }

@@ -79,6 +79,7 @@ public struct HealthRecordImporter: Sendable {
         let (slices, problems) = HealthRecordInput.ndjsonLines(bytes, firstLine: firstLine, validate: Self.validator(for: options.fhirVersion))
         guard checkPatients(in: slices, owner: await owner(), input: name, report: &report) else { return slices.count }
         let records = records(from: slices, problems: problems, input: name, report: &report)
+        try await HealthRecordPatient.link(HealthRecordPatient.patients(in: slices), in: store)
         try await save(records, sourceName: options.sourceName ?? "Health Records", into: &report)
         return slices.count
     }
@@ -110,6 +111,9 @@ public struct HealthRecordImporter: Sendable {
         }
 
         let content: Content
+        /// The people of the input's Patients, by reference: kept in the store when it is stored
+        /// (``HealthRecordPatient/link(_:in:)``), so that records of other inputs are named after them.
+        var patients: [String: HealthRecordPerson] = [:]
         /// How many records storing it saves: the records, or the verified cards.
         public var count: Int {
             switch content {
@@ -127,7 +131,8 @@ public struct HealthRecordImporter: Sendable {
         case .resources(let slices, let problems):
             guard checkPatients(in: slices, owner: await owner(), input: name, report: &report) else { return nil }
             let records = records(from: slices, problems: problems, input: name, report: &report)
-            return PreparedInput(content: .records(records, sourceName: options.sourceName ?? "Health Records"))
+            return PreparedInput(content: .records(records, sourceName: options.sourceName ?? "Health Records"),
+                                 patients: HealthRecordPatient.patients(in: slices))
         case .cards(let cardBytes):
             return PreparedInput(content: .cards(await verifiedCards(cardBytes, input: name, report: &report)))
         }
@@ -143,6 +148,8 @@ public struct HealthRecordImporter: Sendable {
         var done = 0
         switch input.content {
         case .records(let records, let sourceName):
+            // The input's Patients first: they name the records stored before them (and these).
+            try await HealthRecordPatient.link(input.patients, in: store)
             while done < records.count {
                 let batch = Array(records[done..<min(records.count, done &+ size)])
                 try await save(batch, sourceName: sourceName, into: &report)
@@ -310,7 +317,8 @@ public struct HealthRecordImporter: Sendable {
                                           fhirVersion: options.fhirVersion)
             records.append(HKClinicalRecord(type: HKClinicalType(clinicalType), startDate: start, endDate: max(start, description.endDate ?? start),
                                             displayName: description.displayName, fhirResource: resource,
-                                            metadata: HealthRecordPatient.of(slice.resource, patients: patients)?.metadata))
+                                            metadata: (HealthRecordPatient.of(slice.resource, patients: patients)
+                                                ?? HealthRecordPatient(reference: "", person: nil)).metadata))
         }
         return records
     }
@@ -319,6 +327,8 @@ public struct HealthRecordImporter: Sendable {
     /// had with the same content (a re-import), to `alreadyStored`.
     private func save(_ records: [HKSample], sourceName: String, into report: inout HealthRecordImportReport) async throws {
         guard !records.isEmpty else { return }
+        // Records whose Patient came in another file, stored before, are named after it.
+        let records = try await HealthRecordPatient.named(records, in: store)
         let counts = try await store.saveHealthRecords(records, source: Self.source(named: sourceName))
         // The medications the records name become tracked medications, once per concept.
         try await MedicationConcepts.track(records, in: store)

@@ -105,10 +105,11 @@ public struct HealthRecordPatient: Sendable, Hashable {
         self.init(reference: reference, person: named ? person : nil)
     }
 
-    /// The metadata that keeps this patient on a record.
+    /// The metadata that keeps this patient on a record. The reference is always there (empty
+    /// when the resource refers to no patient), so that every record the import stores is found
+    /// by the reference's index.
     public var metadata: [String: Any] {
-        var metadata: [String: Any] = [:]
-        if !reference.isEmpty { metadata[Self.referenceKey] = reference }
+        var metadata: [String: Any] = [Self.referenceKey: reference]
         if let person {
             if !person.givenNames.isEmpty { metadata[Self.givenNamesKey] = person.givenNames.joined(separator: " ") }
             if let family = person.familyName, !family.isEmpty { metadata[Self.familyNameKey] = family }

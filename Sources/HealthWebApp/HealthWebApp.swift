@@ -1,5 +1,6 @@
 import CommonSupport
 import Foundation
+import HealthRecords
 import Hummingbird
 import Logging
 import OpenHealthKit
@@ -184,6 +185,15 @@ public struct HealthWebApp: Sendable {
     /// uploads' temporary files still there (of imports running or waiting).
     public func run(port: Int, logger: Logger = Logger(label: "health-ui"), onListening: @escaping @Sendable (Int) async -> Void) async throws {
         defer { uploads.removeAll() }
+        // Records stored before the import kept their patient get it once, in the background (the
+        // Profile and Health records pages wait for it if they come first).
+        let store = store
+        let pass = Task {
+            do { try await HealthRecordPatient.completeStoredRecords(in: store) } catch {
+                logger.warning("the health records' patients could not be completed: \(error)")
+            }
+        }
+        defer { pass.cancel() }
         try await application(port: port, logger: logger, onListening: onListening).runService()
     }
 

@@ -93,6 +93,9 @@ struct DemoCommand: AsyncParsableCommand {
         print("  Walked: \(stepText(merged)) steps (\(merged == data.walkedSteps ? "as generated" : "generated \(stepText(data.walkedSteps))"));"
               + " counted by \(perSource); their sum, \(stepText(bySource.values.reduce(0, +))), would count the same steps twice.")
 
+        // Walking and running distance, active energy and exercise minutes per day.
+        try await Self.printActivity(from: start, to: today, in: phone, walkedMeters: data.walkedMeters)
+
         // Heart rate per day.
         let bpm = HKUnit.count().unitDivided(by: .minute())
         let heart = try await HKStatisticsCollectionQueryDescriptor(
@@ -162,7 +165,8 @@ struct DemoCommand: AsyncParsableCommand {
 
         // Sources.
         print("\nSources")
-        for type in [HKQuantityType(.stepCount), HKQuantityType(.heartRate)] {
+        for type in [HKQuantityType(.stepCount), HKQuantityType(.distanceWalkingRunning), HKQuantityType(.activeEnergyBurned),
+                     HKQuantityType(.appleExerciseTime), HKQuantityType(.heartRate)] {
             let sources = try await HKSourceQueryDescriptor(predicate: .quantitySample(type: type)).result(for: phone)
             print("  \(type.displayName): " + sources.map(\.name).joined(separator: ", "))
         }
@@ -199,6 +203,41 @@ struct DemoCommand: AsyncParsableCommand {
               + " It can ask only for its sharing status: \(curious.authorizationStatus(for: HKQuantityType(.heartRate))).")
         try await DemoHealthRecords.run(database: database, key: key, folder: folder)
         if keep == nil { print("\nThe demo store is deleted on exit; pass --keep DIR to keep it.") }
+    }
+
+    /// Prints the walking and running distance, active energy and exercise minutes of each day
+    /// from `start` to `end` (the phone and the watch merged by source priority, as the steps),
+    /// and the distance of them all against what was generated.
+    static func printActivity(from start: Date, to end: Date, in store: HKHealthStore, walkedMeters: Double) async throws {
+        let range = HKQuery.predicateForSamples(withStart: start, end: end)
+        let kinds: [(type: HKQuantityType, unit: HKUnit, label: String, decimals: Int)] = [
+            (HKQuantityType(.distanceWalkingRunning), .meterUnit(with: .kilo), "km", 1),
+            (HKQuantityType(.activeEnergyBurned), .kilocalorie(), "kcal", 0),
+            (HKQuantityType(.appleExerciseTime), .minute(), "min", 0),
+        ]
+        var rows: [String: [String]] = [:]
+        var days: [String] = []
+        var meters = 0.0
+        for (column, kind) in kinds.enumerated() {
+            let sums = try await HKStatisticsCollectionQueryDescriptor(
+                predicate: .quantitySample(type: kind.type, predicate: range), options: .cumulativeSum, anchorDate: end,
+                intervalComponents: DateComponents(day: 1)).result(for: store)
+            sums.enumerateStatistics(from: start, to: end) { statistics, _ in
+                let day = Self.day(statistics.startDate)
+                if rows[day] == nil { days.append(day) }
+                var row = rows[day] ?? [day, "–", "–", "–"]
+                if let sum = statistics.sumQuantity() {
+                    row[column + 1] = NumberText.format(sum.doubleValue(for: kind.unit), decimals: kind.decimals) + " " + kind.label
+                    if column == 0 { meters += sum.doubleValue(for: .meter()) }
+                }
+                rows[day] = row
+            }
+        }
+        print("\nWalking and running distance, active energy and exercise minutes per day (the phone and the watch merged by source priority)")
+        HealthFormatter.columns(days.compactMap { rows[$0] }, rightAligned: [1, 2, 3]).forEach { print("  " + $0) }
+        let generated = (walkedMeters / 1_000 * 10).rounded() / 10, counted = (meters / 1_000 * 10).rounded() / 10
+        print("  Walked and ran: \(NumberText.format(counted, decimals: 1)) km"
+              + " (\(counted == generated ? "as generated" : "generated \(NumberText.format(generated, decimals: 1)) km"))")
     }
 
     /// Saves the samples `store`'s source does not have yet (by sync identifier).

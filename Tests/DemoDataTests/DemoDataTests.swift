@@ -124,4 +124,17 @@ struct DemoDataTests {
                                                       sortDescriptors: []).result(for: store)
         #expect(after.isEmpty)
     }
+
+    /// What the UI benchmarks save (`UIFixture.saveDemoYear`): 365 UTC days ending at 2026-01-01.
+    static let yearSamples = 138_089
+
+    @Test("a year of demo data (365 UTC days of 2025) is the number of samples the UI benchmarks' comment gives")
+    func yearCount() {
+        let end = Date(timeIntervalSince1970: 1_767_225_600)
+        let data = DemoData.generate(days: 365, endingAt: end, calendar: Self.calendar)
+        let workoutRates = Set(data.watchWorkouts.flatMap(\.heartRates).map(\.uuid))
+        // The runs' heart rates are among the watch's samples.
+        #expect(workoutRates.isSubset(of: Set(data.watch.map(\.uuid))))
+        #expect(data.phone.count + data.watch.count + data.watchWorkouts.count == Self.yearSamples)
+    }
 }

@@ -25,6 +25,7 @@ enum ConformanceChecks {
         ConformanceCheck(name: "concurrent writes of one resource version: exactly one wins", run: resourceConcurrentWrites),
         ConformanceCheck(name: "resources by patient and type, ordered", run: resourcesByPatient),
         ConformanceCheck(name: "a compartment paged after a cursor with a limit, in (type, id) byte order", run: compartmentPages),
+        ConformanceCheck(name: "resources by a list of ids, across statement boundaries, with repeats and ids not stored", run: resourcesByIDList),
         ConformanceCheck(name: "audit entries round-trip with dense indexes", run: auditRoundTrip),
         ConformanceCheck(name: "audit records by signature digest", run: auditBySignatureDigest),
         ConformanceCheck(name: "audit indexes stay dense under 8 concurrent commits", run: auditConcurrentCommits),

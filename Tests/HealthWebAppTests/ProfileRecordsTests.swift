@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecords
 @testable import HealthWebApp
 import OpenHealthKit
 import Testing
@@ -141,5 +142,96 @@ struct ProfileRecordsTests {
         #expect(mine.contains("2 record(s), born 1984-02-29.") && mine.contains(">Asthma<") && mine.contains(">Hay fever<"))
         let apart = try #require(Self.group(page, "Records whose patient cannot be told (Patient/unknown)"))
         #expect(apart.contains(">Cough<") && !apart.contains(">Asthma<"))
+    }
+
+    /// A condition dated `day` days after 2020-01-01, about `subject` (a JSON member, or "").
+    static func record(_ id: String, _ subject: String, day: Int) -> HKClinicalRecord {
+        let date = Date(timeIntervalSince1970: 1_577_836_800 + Double(day) * 86_400)
+        let json = #"{"resourceType":"Condition","id":"\#(id)","code":{"text":"Condition \#(id)"},\#(subject)"recordedDate":"2020-01-01"}"#
+        return HKClinicalRecord(type: HKClinicalType(.conditionRecord), startDate: date, endDate: date, displayName: "Condition \(id)",
+                                fhirResource: HKFHIRResource(resourceType: .condition, identifier: id, data: Data(json.utf8),
+                                                             sourceURL: nil, fhirVersion: .primaryR4()))
+    }
+
+    @Test("""
+        records saved before the import kept their patient (none in their metadata) all count, however old: another person's five \
+        records older than 230 of the owner's are flagged; each record is given its patient once, in place, and the pass is not run again
+        """)
+    func storedBeforeThePatientWasKept() async throws {
+        let fixture = try await WebTestFixture.make(days: 1)
+        try await fixture.store.saveOwnerProfile(HKOwnerProfile(givenName: "Zelinda", familyName: "Quarrington",
+                                                                 dateOfBirth: DateComponents(year: 1984, month: 2, day: 29)))
+        let antonio = (0..<5).map { Self.record("a\($0)", #""patient":{"reference":"Patient/p7","display":"Antonio Castellanos"},"#, day: $0) }
+        let mine = (0..<230).map { Self.record("z\($0)", #""subject":{"reference":"Patient/z","display":"Zelinda Quarrington"},"#, day: 10 + $0) }
+        let nobody = [Self.record("n0", "", day: 5)]
+        try await fixture.store.saveHealthRecords(antonio + mine + nobody, source: HKSource(name: "Example Clinic", bundleIdentifier: "org.example.clinic"))
+        #expect(try await fixture.store.hasCompletedStorePass(HealthRecordPatient.storedRecordsPass) == false)
+        let (first, second, records) = try await fixture.withClient { client in
+            let cookie = try await client.startSession()
+            return (try await client.send(.get, "/profile", cookie: cookie).body, try await client.send(.get, "/profile", cookie: cookie).body,
+                    try await client.send(.get, "/records", cookie: cookie).body)
+        }
+        #expect(first == second)
+        let owner = try #require(Self.group(first, "Zelinda Quarrington (you)"))
+        #expect(owner.contains("The newest 10 record(s), born 1984-02-29."))
+        let other = try #require(Self.group(first, "Antonio Castellanos <span class=\"flag\">"))
+        #expect(other.contains("5 record(s)"))
+        #expect(try await Self.listed(other, in: fixture.store).map(\.uuid).sorted { $0.uuidString < $1.uuidString }
+                == antonio.map(\.uuid).sorted { $0.uuidString < $1.uuidString })
+        let apart = try #require(Self.group(first, "Records whose patient cannot be told"))
+        #expect(apart.contains("href=\"/records/\(nobody[0].uuid.uuidString)\""))
+        // Each record kept its UUID and has its patient in its metadata now; the pass ran once.
+        #expect(try await fixture.store.hasCompletedStorePass(HealthRecordPatient.storedRecordsPass))
+        let stored = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.conditionRecord))],
+                                                       sortDescriptors: []).result(for: fixture.store)
+        #expect(Set(stored.map(\.uuid)) == Set((antonio + mine + nobody).map(\.uuid)))
+        #expect(stored.allSatisfy { $0.metadata?[HealthRecordPatient.referenceKey] is String })
+        #expect(try await HealthRecordPatient.completeStoredRecords(in: fixture.store) == 0)
+        // The records list flags the other person's five records, with the Profile's words, and only those.
+        #expect(records.components(separatedBy: "<span class=\"flag\">Another person&#39;s record</span>").count
+                + records.components(separatedBy: "<span class=\"flag\">Another person's record</span>").count - 2 == 5)
+        #expect(records.contains("<span class=\"muted\">Antonio Castellanos</span>"))
+    }
+
+    @Test("a Patient imported from the Records page in a file of its own names the records that refer to it, before or after them",
+          arguments: [false, true])
+    func patientInItsOwnFile(patientFirst: Bool) async throws {
+        let fixture = try await WebTestFixture.make(days: 1)
+        try await fixture.store.saveOwnerProfile(HKOwnerProfile(givenName: "Zelinda", familyName: "Quarrington",
+                                                                 dateOfBirth: DateComponents(year: 1984, month: 2, day: 29)))
+        let conditions = """
+            {"resourceType":"Condition","id":"c1","code":{"text":"Asthma"},"subject":{"reference":"Patient/r9"},"recordedDate":"2024-01-02"}
+            {"resourceType":"Condition","id":"c2","code":{"text":"Hay fever"},"subject":{"reference":"Patient/z"},"recordedDate":"2024-01-03"}
+            """
+        let patients = """
+            {"resourceType":"Patient","id":"r9","name":[{"family":"Example","given":["Rita"]}],"birthDate":"1950-03-04"}
+            {"resourceType":"Patient","id":"z","name":[{"family":"Quarrington","given":["Zelinda"]}],"birthDate":"1984-02-29"}
+            """
+        let files = [("conditions.ndjson", conditions), ("Patient.ndjson", patients)]
+        let (profile, list, pages) = try await fixture.withClient { client in
+            let cookie = try await client.startSession()
+            for (name, text) in patientFirst ? files.reversed() : files {
+                let body = MultipartBody().field("csrf", client.csrf(cookie)).field("allowOtherPerson", "yes").file("files", filename: name, Array(text.utf8))
+                let started = try await client.send(.post, "/records/import", cookie: cookie, multipart: body.closed)
+                let location = try #require(started.headers[.location])
+                await fixture.webApp.jobs.waitUntilFinished(String(location.dropFirst("/jobs/".count)))
+            }
+            let records = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.conditionRecord))],
+                                                            sortDescriptors: [SortDescriptor(\HKClinicalRecord.startDate)]).result(for: fixture.store)
+            var pages: [String] = []
+            for record in records { pages.append(try await client.send(.get, "/records/\(record.uuid.uuidString)", cookie: cookie).body) }
+            return (try await client.send(.get, "/profile", cookie: cookie).body, try await client.send(.get, "/records", cookie: cookie).body, pages)
+        }
+        let rita = try #require(Self.group(profile, "Rita Example <span class=\"flag\">"))
+        #expect(rita.contains("1 record(s), born 1950-03-04") && rita.contains(">Asthma<"))
+        let mine = try #require(Self.group(profile, "Zelinda Quarrington (you)"))
+        #expect(mine.contains(">Hay fever<"))
+        #expect(!profile.contains("cannot be told"))
+        try #require(pages.count == 2)
+        #expect(pages[0].contains("Rita Example, born 1950-03-04: another person&#39;s record, not yours")
+                || pages[0].contains("Rita Example, born 1950-03-04: another person's record, not yours"))
+        #expect(pages[1].contains("Zelinda Quarrington, born 1984-02-29 (you)"))
+        #expect(list.contains("<span class=\"muted\">Rita Example, born 1950-03-04</span>"))
+        #expect(list.components(separatedBy: "class=\"flag\"").count == 2)
     }
 }

@@ -49,16 +49,45 @@ struct SVGChartTests {
 
     /// The chart's axis texts: the labels under the bars (`middle`) or the ticks' (`end`), with
     /// their x coordinates, in order.
-    static func axisTexts(_ svg: String, anchor: String) -> [(x: Double, text: String)] {
+    /// The axis texts a phone shows (`wide` false) or a wider screen shows (`wide` true): plain
+    /// ones, and those in a tspan of class `narrow` or `wide` that the other screen hides.
+    static func axisTexts(_ svg: String, anchor: String, wide: Bool = false) -> [(x: Double, text: String)] {
         svg.components(separatedBy: "<text class=\"axis\" x=\"").dropFirst().compactMap { part in
             guard let x = Double(part.prefix { $0 != "\"" }), let close = part.range(of: "</text>"),
                   let tag = part[..<close.lowerBound].range(of: " text-anchor=\"\(anchor)\""),
                   let open = part[tag.upperBound...].firstIndex(of: ">") else { return nil }
-            return (x, String(part[part.index(after: open)..<close.lowerBound]))
+            let content = String(part[part.index(after: open)..<close.lowerBound])
+            for (screen, shown) in [("narrow", !wide), ("wide", wide)] where content.hasPrefix("<tspan class=\"\(screen)\">") {
+                guard shown else { return nil }
+                return (x, String(content.dropFirst("<tspan class=\"\(screen)\">".count).dropLast("</tspan>".count)))
+            }
+            return (x, content)
         }
     }
 
-    @Test("labels under the bars never collide on a phone: twelve months show four labels, each at least its width and a gap from the next",
+    @Test("a year's twelve months are named Jan to Dec: every one on a wide screen (apart at its text size), every other one on a phone")
+    func yearLabels() {
+        let months = (1...12).map { ChartPoint(label: String(format: "2025-%02d", $0), value: Double($0) * 25_000) }
+        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        for svg in [SVGChart.bars(months, id: "b", title: "t"), SVGChart.ranges(months, id: "r", title: "t"),
+                    SVGChart.line(months, id: "l", title: "t"), SVGChart.stacked(months, series: ["a"], id: "s", title: "t")] {
+            let wide = Self.axisTexts(svg, anchor: "middle", wide: true)
+            #expect(wide.map(\.text) == names)
+            for (a, b) in zip(wide, wide.dropFirst()) {
+                #expect(b.x - a.x >= 3 * SVGChart.charWidth * SVGChart.textSize + SVGChart.labelGap, "\(a) and \(b) collide")
+            }
+            #expect(Self.axisTexts(svg, anchor: "middle").map(\.text) == ["Jan", "Mar", "May", "Jul", "Sep", "Nov"])
+        }
+        // The bars keep the month with its year.
+        #expect(SVGChart.bars(months, id: "b", title: "t").contains("data-label=\"2025-01\""))
+        // Labels that are not months stay as they are.
+        for label in ["2025-13", "11-23", "08:00", "2025-1"] {
+            let svg = SVGChart.bars([ChartPoint(label: label, value: 1)], id: "x", title: "t")
+            #expect(Self.axisTexts(svg, anchor: "middle").map(\.text) == [label])
+        }
+    }
+
+    @Test("labels under the bars never collide on a phone: no more than six, each at least its width and a gap from the next",
           arguments: [(12, "2025-01"), (24, "08:00"), (7, "11-23"), (30, "11-23"), (31, "11-23"), (12, "Sep 2025 (avg)"), (1, "2025-01"), (400, "x")])
     func labelsApart(count: Int, label: String) {
         // The text is sized for a phone: at 390 px the chart is drawn 324 px wide (the page's and the card's padding).
@@ -76,7 +105,7 @@ struct SVGChartTests {
                 let half = Double(label.text.count) * SVGChart.charWidth * SVGChart.phoneTextSize / 2
                 #expect(label.x - half >= -0.01 && label.x + half <= SVGChart.width + 0.01, "\(label) leaves the chart")
             }
-            if count == 12, label == "2025-01" { #expect(labels.map(\.text) == ["2025-01", "2025-01 ", "2025-01", "2025-01 "]) }
+            if count == 12, label == "2025-01" { #expect(labels.map(\.text) == ["Jan", "2025-01 ", "Jan", "2025-01 "]) }
         }
     }
 

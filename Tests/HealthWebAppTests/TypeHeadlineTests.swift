@@ -98,7 +98,7 @@ struct TypeHeadlineTests {
         let row = try #require(html.components(separatedBy: "<tr data-kind=\"\(HKCorrelationTypeIdentifier.bloodPressure.rawValue)\"").dropFirst().first?
             .components(separatedBy: "</tr>").first)
         #expect(row.contains(">Blood Pressure</a>") && row.contains("(systolic)"), "\(row)")
-        let cells = row.components(separatedBy: "<td data-label=").dropFirst().map { String($0.split(separator: ">")[1].prefix { $0 != "<" }) }
+        let cells = row.components(separatedBy: "<td>").dropFirst().map { String($0.prefix { $0 != "<" }) }
         #expect(cells.count == 2 && cells.allSatisfy { $0.range(of: #"^\d+/\d+ mmHg$"#, options: .regularExpression) != nil }, "\(cells)")
         for part in [HKQuantityTypeIdentifier.bloodPressureSystolic, .bloodPressureDiastolic] {
             #expect(!html.contains("<tr data-kind=\"\(part.rawValue)\""))

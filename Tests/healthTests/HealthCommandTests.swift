@@ -29,6 +29,10 @@ struct HealthCommandTests {
         #expect(result.output.contains("Heart rate per day (bpm,") && !result.output.contains("count/min"), "\(result.output)")
         #expect(result.output.contains("Core sleep") && !result.output.contains("asleepCore"), "\(result.output)")
         #expect(result.output.range(of: #"Walked: \d{1,3}(,\d{3})+ steps"#, options: .regularExpression) != nil, "\(result.output)")
+        // The distance, active energy and exercise minutes the demo records, per day and merged as the steps are.
+        #expect(result.output.contains("Walking and running distance, active energy and exercise minutes per day"), "\(result.output)")
+        #expect(result.output.range(of: #"\d{2}  +\d+\.\d km  +[\d,]+ kcal  +\d+ min"#, options: .regularExpression) != nil, "\(result.output)")
+        #expect(result.output.range(of: #"Walked and ran: [\d,]+\.\d km \(as generated\)"#, options: .regularExpression) != nil, "\(result.output)")
         #expect(result.output.contains("for Antonio Castellanos") && !result.error.contains("hint:"), "\(result.error)")
     }
 

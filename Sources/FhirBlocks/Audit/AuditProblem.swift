@@ -27,6 +27,15 @@ public enum AuditProblem: Sendable, Hashable, CustomStringConvertible {
     case unexpectedKey
     /// The log has entries but no validly signed checkpoint covers any of them.
     case noValidCheckpoint
+    /// The log's latest signed checkpoint is smaller than the one this reader saw before: the log
+    /// was rolled back.
+    case rolledBack(previousSize: Int, latestSize: Int)
+    /// The log's latest signed checkpoint does not extend the one this reader saw before (the
+    /// consistency proof between them fails, the entries no longer give its root, or a checkpoint
+    /// of the same size names another root): the log forked or rewrote its history.
+    case forkedFromPrevious(previousSize: Int, latestSize: Int)
+    /// No validly signed checkpoint carries a valid `cosignature/v1` by the required witness.
+    case missingCosignature(witness: String)
 
     /// The first entry index the finding points at (nil for findings about checkpoints or keys).
     public var position: Int? {
@@ -36,7 +45,7 @@ public enum AuditProblem: Sendable, Hashable, CustomStringConvertible {
         case .rewrittenRange(let from, _): from
         case .truncated(let present, _): present
         case .checkpointUnreadable, .checkpointSizeMismatch, .checkpointSignatureInvalid, .forkedCheckpoints,
-             .inconsistentCheckpoints, .unexpectedKey, .noValidCheckpoint: nil
+             .inconsistentCheckpoints, .unexpectedKey, .noValidCheckpoint, .rolledBack, .forkedFromPrevious, .missingCosignature: nil
         }
     }
 
@@ -70,6 +79,9 @@ public enum AuditProblem: Sendable, Hashable, CustomStringConvertible {
         case .inconsistentCheckpoints: "inconsistent-checkpoints"
         case .unexpectedKey: "unexpected-key"
         case .noValidCheckpoint: "no-valid-checkpoint"
+        case .rolledBack: "rolled-back"
+        case .forkedFromPrevious: "forked-from-previous"
+        case .missingCosignature: "missing-cosignature"
         }
     }
 
@@ -89,6 +101,11 @@ public enum AuditProblem: Sendable, Hashable, CustomStringConvertible {
         case .inconsistentCheckpoints(let from, let to): "the checkpoints at sizes \(from) and \(to) are not consistent: the log was not append-only"
         case .unexpectedKey: "the log's signing key is not the expected key"
         case .noValidCheckpoint: "no validly signed checkpoint covers the log's entries"
+        case .rolledBack(let previous, let latest):
+            "the log was rolled back: its latest signed checkpoint has size \(latest), smaller than the checkpoint of size \(previous) seen before"
+        case .forkedFromPrevious(let previous, let latest):
+            "the log forked: its checkpoint of size \(latest) is not consistent with the checkpoint of size \(previous) seen before"
+        case .missingCosignature(let witness): "no signed checkpoint carries a valid cosignature by the witness \(witness)"
         }
     }
 }

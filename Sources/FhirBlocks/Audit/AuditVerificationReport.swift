@@ -13,13 +13,17 @@ public struct AuditVerificationReport: Sendable, Hashable {
     public var latestCheckpoint: Checkpoint?
     /// The findings, first tampered position first.
     public var problems: [AuditProblem]
+    /// For each required witness (by key name) that cosigned, the largest validly signed
+    /// checkpoint size its valid `cosignature/v1` covers.
+    public var cosignedSizes: [String: Int]
 
     /// Creates a report. Problems are sorted by the entry index they point at; a rewritten
     /// range that contains an entry-level finding sorts right after that finding (which names
     /// the entry precisely), and findings about checkpoints or keys come last.
     public init(treeSize: Int, entriesChecked: Int, verifiedCheckpointSizes: [Int], latestCheckpoint: Checkpoint?, problems: [AuditProblem],
-                entriesWithheld: Int = 0) {
+                entriesWithheld: Int = 0, cosignedSizes: [String: Int] = [:]) {
         self.treeSize = treeSize
+        self.cosignedSizes = cosignedSizes
         self.entriesChecked = entriesChecked
         self.entriesWithheld = entriesWithheld
         self.verifiedCheckpointSizes = verifiedCheckpointSizes

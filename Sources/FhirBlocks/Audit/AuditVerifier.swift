@@ -18,6 +18,14 @@
 ///    proofs) must verify with `MerkleTree.verifyConsistency`;
 /// 5. the log serves every entry it reports and every entry a checkpoint covers.
 ///
+/// With ``previousCheckpoint`` (the latest one an earlier run verified), the latest signed
+/// checkpoint must extend it: not smaller (``AuditProblem/rolledBack(previousSize:latestSize:)``),
+/// the same root at the same size, and, when larger, the source's consistency proof between the
+/// two must verify and the served leaves must still give the earlier root
+/// (``AuditProblem/forkedFromPrevious(previousSize:latestSize:)``). With ``witnessKeys``, some
+/// validly signed checkpoint must carry a valid `cosignature/v1` by each witness
+/// (``AuditProblem/missingCosignature(witness:)``).
+///
 /// Checkpoints are read before entries, so a log that grows meanwhile is not taken for a
 /// truncated one. Read failures throw ``AuditLogSourceError``; findings go in the report.
 public struct AuditVerifier: Sendable {
@@ -27,10 +35,24 @@ public struct AuditVerifier: Sendable {
     /// source's key.
     public var pinnedKey: CsiPublicKey?
 
+    /// The latest checkpoint an earlier verification of this log accepted, which the log's
+    /// latest checkpoint must extend; nil for none.
+    public var previousCheckpoint: Checkpoint?
+    /// Witnesses (Ed25519 cosignature keys, type 0x04) of which each must have cosigned a
+    /// validly signed checkpoint.
+    public var witnessKeys: [NoteVerifierKey]
+
     /// Creates a verifier.
-    public init(pageSize: Int = 1000, pinnedKey: CsiPublicKey? = nil) {
+    /// - Parameters:
+    ///   - pageSize: entries read per call (clamped to 1–1000).
+    ///   - pinnedKey: a key the log must be signed with; nil trusts the source's key.
+    ///   - previousCheckpoint: the checkpoint an earlier run accepted, which the latest must extend.
+    ///   - witnessKeys: witnesses whose cosignature is required.
+    public init(pageSize: Int = 1000, pinnedKey: CsiPublicKey? = nil, previousCheckpoint: Checkpoint? = nil, witnessKeys: [NoteVerifierKey] = []) {
         self.pageSize = min(max(1, pageSize), 1000)
         self.pinnedKey = pinnedKey
+        self.previousCheckpoint = previousCheckpoint
+        self.witnessKeys = witnessKeys
     }
 
     /// Verifies the log `source` serves.
@@ -68,6 +90,7 @@ public struct AuditVerifier: Sendable {
 
         // Checkpoints: parse, check the signature, keep the valid ones.
         var valid: [Checkpoint] = []
+        var cosigned: [String: Int] = [:]
         for note in notes {
             let signed: SignedCheckpoint
             do {
@@ -82,6 +105,9 @@ public struct AuditVerifier: Sendable {
                 continue
             }
             if note.treeSize != stated { problems.append(.checkpointSizeMismatch(declaredSize: note.treeSize, statedSize: stated)) }
+            for witness in witnessKeys where (try? signed.cosignatureTime(by: witness)) != nil {
+                cosigned[witness.name] = max(cosigned[witness.name] ?? 0, stated)
+            }
             if let twin = valid.first(where: { $0.treeSize == stated }) {
                 if twin.rootHash != signed.checkpoint.rootHash, !problems.contains(.forkedCheckpoints(treeSize: stated)) {
                     problems.append(.forkedCheckpoints(treeSize: stated))
@@ -124,9 +150,34 @@ public struct AuditVerifier: Sendable {
             }
         }
 
+        if let previousCheckpoint, let latest = valid.last {
+            problems += try await compare(latest, with: previousCheckpoint, leaves: leaves, source: source)
+        }
+        for witness in witnessKeys where cosigned[witness.name] == nil { problems.append(.missingCosignature(witness: witness.name)) }
+
         return AuditVerificationReport(treeSize: treeSize, entriesChecked: records.count,
                                        verifiedCheckpointSizes: valid.map(\.treeSize), latestCheckpoint: valid.last,
-                                       problems: problems, entriesWithheld: withheld)
+                                       problems: problems, entriesWithheld: withheld, cosignedSizes: cosigned)
+    }
+
+    /// Whether `latest` extends `previous`: not smaller, the same root at the same size, the
+    /// source's consistency proof between them (when it serves proofs) and the served leaves'
+    /// root at the earlier size.
+    private func compare(_ latest: Checkpoint, with previous: Checkpoint, leaves: [MerkleHash],
+                         source: some AuditLogSource) async throws(AuditLogSourceError) -> [AuditProblem] {
+        let forked = AuditProblem.forkedFromPrevious(previousSize: previous.treeSize, latestSize: latest.treeSize)
+        guard latest.treeSize >= previous.treeSize else { return [.rolledBack(previousSize: previous.treeSize, latestSize: latest.treeSize)] }
+        if latest.treeSize == previous.treeSize { return latest.rootHash == previous.rootHash ? [] : [forked] }
+        guard previous.treeSize > 0 else { return [] }
+        if previous.treeSize <= leaves.count, MerkleTree.rootHash(leaves: leaves[0..<previous.treeSize]) != previous.rootHash { return [forked] }
+        guard let proof = try await source.readConsistencyProof(from: previous.treeSize, to: latest.treeSize) else { return [] }
+        do {
+            try MerkleTree.verifyConsistency(oldSize: previous.treeSize, newSize: latest.treeSize, oldRoot: previous.rootHash,
+                                             newRoot: latest.rootHash, proof: proof)
+            return []
+        } catch {
+            return [forked]
+        }
     }
 
     /// Reads entries `0..<treeSize` page by page, where `treeSize` is what the first page

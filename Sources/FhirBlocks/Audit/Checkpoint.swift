@@ -33,6 +33,15 @@ public struct Checkpoint: Sendable, Hashable {
         "\(origin)\n\(treeSize)\n\(rootHash.base64)\ntimestamp \(timestamp.wireText)\n"
     }
 
+    /// Reads a checkpoint body (what ``body`` writes).
+    /// - Parameter body: the body text, ending in a newline.
+    /// - Throws: `CheckpointError.malformedNote` or `.malformedBody(line:)`.
+    public init(body: String) throws(CheckpointError) {
+        guard body.utf8.count <= SignedCheckpoint.maximumLength, body.hasSuffix("\n") else { throw .malformedNote }
+        try self.init(lines: body.dropLast().split(separator: "\n", omittingEmptySubsequences: false))
+        guard self.body == body else { throw .malformedNote }
+    }
+
     /// Reads body lines (without their newlines).
     init(lines: [Substring]) throws(CheckpointError) {
         guard lines.count == 4 else { throw .malformedBody(line: min(lines.count + 1, 5)) }

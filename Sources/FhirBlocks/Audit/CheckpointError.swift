@@ -15,6 +15,11 @@ public enum CheckpointError: Error, Sendable, Hashable, CustomStringConvertible 
     case noValidSignature
     /// A key name that is empty or contains whitespace or `+`.
     case invalidKeyName
+    /// A verifier key that is not `<name>+<key ID>+<base64(type ‖ 32-byte Ed25519 key)>` with its
+    /// own key ID, or a key of a type other than Ed25519 (0x01) or Ed25519 cosignature (0x04).
+    case invalidVerifierKey
+    /// No `cosignature/v1` line by the expected witness key verifies.
+    case noValidCosignature
 
     public var description: String {
         switch self {
@@ -25,6 +30,8 @@ public enum CheckpointError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unsigned: "checkpoint has no signature"
         case .noValidSignature: "no valid signature by the expected key"
         case .invalidKeyName: "invalid key name"
+        case .invalidVerifierKey: "not a signed-note verifier key for Ed25519"
+        case .noValidCosignature: "no valid cosignature by the expected witness key"
         }
     }
 }

@@ -70,6 +70,20 @@ public struct MerkleSubtrees: Sendable {
         return MerkleTree.subproof(oldSize, start: 0, count: newSize, complete: true) { hash(start: $0, count: $1) }
     }
 
+    /// The hashes of a C2SP tile (`TilePath`) of the log as it is, or nil when the log does not
+    /// hold that many hashes there yet: tile `N` of level `L` is the stored subtree hashes of
+    /// height `8 · L` from index `N · 256`, `W` of them for a partial tile and 256 for a full one.
+    /// A tile's hashes never change once the log holds them, whatever it appends later.
+    /// - Parameter tile: the tile.
+    public func hashes(of tile: TilePath) -> [MerkleHash]? {
+        let height = tile.level * TilePath.height
+        guard height < levels.count else { return nil }
+        let (start, overflow) = tile.index.multipliedReportingOverflow(by: TilePath.fullWidth)
+        let level = levels[height]
+        guard !overflow, start < level.count, level.count - start >= tile.width else { return nil }
+        return Array(level[start..<(start + tile.width)])
+    }
+
     /// `MTH` of the `count` leaves from `start`: a stored hash when they form a complete, aligned
     /// subtree, otherwise the RFC's split into a stored left part and a smaller right part.
     func hash(start: Int, count: Int) -> MerkleHash {

@@ -161,6 +161,14 @@ final class AuditLog: Sendable {
         }
     }
 
+    /// The Ed25519 note key derived from the audit key (`NoteSigningKey`), whose signature line
+    /// follows the P-256 one on every checkpoint, for C2SP verifiers and witnesses. Its name is
+    /// the origin, as C2SP `tlog-checkpoint` recommends (the P-256 key's name when the origin is
+    /// not a valid key name).
+    static func noteKey(origin: String, keyName: String, auditKey: CsiSigningKey) -> NoteSigningKey? {
+        try? NoteSigningKey(name: CheckpointSignature.isValidKeyName(origin) ? origin : keyName, derivedFrom: auditKey)
+    }
+
     /// Signs and stores a checkpoint of the leaves, with `origin`, if ``checkpointEvery``
     /// entries were appended since the last one (or `force` and the log grew); reads the store's
     /// new entries first when `sync`. Nil when none was due or it failed (logged).
@@ -181,8 +189,11 @@ final class AuditLog: Sendable {
         guard let claim else { return nil }
         defer { state.withLock { $0.signingCheckpoint = false } }
         do {
-            let signed = try SignedCheckpoint.sign(Checkpoint(origin: origin, treeSize: claim.size, rootHash: claim.root, timestamp: clock.now()),
+            var signed = try SignedCheckpoint.sign(Checkpoint(origin: origin, treeSize: claim.size, rootHash: claim.root, timestamp: clock.now()),
                                                    keyName: keyName, key: key)
+            if let noteKey = Self.noteKey(origin: origin, keyName: keyName, auditKey: key) {
+                signed = signed.adding([try noteKey.signatureLine(for: signed.checkpoint.body)])
+            }
             let stored = StoredCheckpoint(treeSize: claim.size, note: signed.text)
             var change = TrustChange()
             change.checkpoints = [stored]

@@ -76,27 +76,10 @@ struct DiscoveryHandler: Sendable {
         var rest = JSONObject()
         rest.append("mode", "server")
         rest.append("security", .object(security))
-        // Group: created (`POST /fhir/Group`) only to export it.
-        let group = JSONValue.object(JSONObject(members: [
-            JSONMember(key: "type", value: .string("Group")),
-            JSONMember(key: "interaction", value: .array([.object(JSONObject(members: [JSONMember(key: "code", value: .string("create"))]))])),
-            JSONMember(key: "operation", value: .array([Self.exportOperation("group-export")])),
-        ]))
-        rest.append("resource", .array([group] + Self.advertisedResourceTypes.map { type -> JSONValue in
-            var resource = JSONObject(members: [JSONMember(key: "type", value: .string(type)),
-                                                JSONMember(key: "interaction", value: .array(["read", "search-type"].map {
-                                                    .object(JSONObject(members: [JSONMember(key: "code", value: .string($0))]))
-                                                }))])
-            if let searchParams = Self.advertisedSearchParams[type] { resource.append("searchParam", searchParams) }
-            if type == "Patient" {
-                resource.append("operation", .array((issuesHealthCards ? [FHIRController.healthCardsIssueOperation] : [])
-                                                    + [Self.exportOperation("patient-export")]))
-            }
-            return .object(resource)
-        }))
-        // The parameters of every resource type (`_id`, `_lastUpdated`, `_tag`…).
-        rest.append("searchParam", Self.commonSearchParams)
-        // Bulk Data: the system-level export (the server's auditors only); Patient's is on its resource.
+        // What each type supports (``resourceCapabilities(issuesHealthCards:)``): what the routes answer, no more.
+        rest.append("resource", .array(Self.resourceCapabilities(issuesHealthCards: issuesHealthCards)))
+        rest.append("interaction", .array(["transaction", "batch"].map(Self.code)))
+        // Bulk Data: the system-level export (the server's auditors only); Patient's and Group's are on their resources.
         rest.append("operation", .array([Self.exportOperation("export")]))
         var statement = JSONObject()
         statement.append("resourceType", "CapabilityStatement")
@@ -123,25 +106,6 @@ struct DiscoveryHandler: Sendable {
         .object(JSONObject(members: [JSONMember(key: "name", value: .string("export")),
                                      JSONMember(key: "definition", value: .string("http://hl7.org/fhir/uv/bulkdata/OperationDefinition/\(id)"))]))
     }
-
-    /// The resource types the CapabilityStatement lists: the patient, the clinical types
-    /// HealthKit's health records hold, and the server's own Consent and AuditEvent views. The
-    /// endpoint stores and searches any R4 type; these are the ones a records client asks for.
-    static let advertisedResourceTypes = ["Patient", "AllergyIntolerance", "Condition", "Coverage", "DiagnosticReport",
-                                          "DocumentReference", "Encounter", "Immunization", "MedicationDispense",
-                                          "MedicationRequest", "MedicationStatement", "Observation", "Procedure",
-                                          "Consent", "AuditEvent"]
-
-    /// Each advertised stored type's own `searchParam` list, built once (the table does not change;
-    /// `/fhir/metadata` is answered without authentication, so it should cost little).
-    static let advertisedSearchParams: [String: JSONValue] = Dictionary(uniqueKeysWithValues:
-        advertisedResourceTypes.filter { $0 != "Consent" && $0 != "AuditEvent" }.map { type in
-            (type, JSONValue.array(SearchParameterTable.parameters(type: type).filter { $0.base == type }.map(searchParamEntry)))
-        })
-
-    /// The `searchParam` list of every resource type, built once.
-    static let commonSearchParams: JSONValue = .array(SearchParameterTable.parameters(type: "Resource")
-        .filter { $0.base == "Resource" || $0.base == "DomainResource" }.map(searchParamEntry))
 
     /// A CapabilityStatement `searchParam` entry for a generated R4 parameter (its name and type;
     /// no `definition`, since several R4 definitions are shared between types under other ids).

@@ -1,6 +1,7 @@
 /// The two databases the stores run on, and every way the SQL they are given differs between
 /// them: column types, placeholders, booleans, how a list of strings is stored, SQLite's
-/// `WITHOUT ROWID`, how many rows an insert carries, and the planner fences of a search.
+/// `WITHOUT ROWID`, how many rows an insert carries, how a list of values is matched, and the
+/// planner fences of a search.
 /// ``TrustSchema``, ``TrustSQL``, ``SearchIndexSQL`` and ``SearchSQL`` write their SQL once and
 /// ask the dialect for these.
 public enum SQLDialect: Sendable, Hashable, CaseIterable {
@@ -73,6 +74,37 @@ public enum SQLDialect: Sendable, Hashable, CaseIterable {
         switch self {
         case .sqlite: 1
         case .postgres: 64
+        }
+    }
+
+    // MARK: Lists of values
+
+    /// The most values one list of ``among(_:_:)`` holds: 512 on SQLite, which binds each as a
+    /// variable of its own (at most 32,766 a statement: far below); no bound on PostgreSQL,
+    /// which binds the whole list as one array.
+    public var valuesPerList: Int {
+        switch self {
+        case .sqlite: 512
+        case .postgres: Int.max
+        }
+    }
+
+    /// That `column` is one of `values` (1 to ``valuesPerList`` texts), as this database writes
+    /// it, with the values to bind in order. On SQLite `column IN (?, ?, …)`, the list padded to
+    /// a power of two by repeating its last value (which changes no membership), so that a
+    /// handful of statement texts, each prepared once per connection, serve every length; on
+    /// PostgreSQL `column = ANY(?)`, the values bound as one `text[]`.
+    public func among(_ column: String, _ values: [String]) -> (sql: String, arguments: [SQLValue]) {
+        switch self {
+        case .sqlite:
+            var width = 1
+            while width < values.count { width <<= 1 }
+            var arguments = values.map { SQLValue.text($0) }
+            if let last = values.last { arguments += repeatElement(SQLValue.text(last), count: width - values.count) }
+            return ("\(column) IN (" + Array(repeating: "?", count: width).joined(separator: ", ") + ")", arguments)
+        case .postgres:
+            // The separator is SQLite's way of storing a list; PostgreSQL binds the array itself.
+            return ("\(column) = ANY(?)", [.textList(values, separator: " ")])
         }
     }
 

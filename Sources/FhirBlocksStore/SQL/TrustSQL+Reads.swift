@@ -120,6 +120,31 @@ extension TrustSQL {
                             [.text(patient.rawValue), .text(type)])
     }
 
+    /// The current resources of `type` in `patient`'s compartment whose ids are among `ids`
+    /// (``resourceColumns``), in no particular order; an id not stored gives no row, and one
+    /// given more than once one row (each id is listed once, in the order first given). One
+    /// statement per ``SQLDialect/valuesPerList`` ids (none for no ids), each matching its ids
+    /// as ``SQLDialect/among(_:_:)`` writes it.
+    public static func resources(patient: CsiGuid, type: String, ids given: [String], dialect: SQLDialect) -> [SQLStatement] {
+        var seen = Set<String>(minimumCapacity: given.count)
+        let ids = given.filter { seen.insert($0).inserted }
+        var statements: [SQLStatement] = []
+        var start = 0
+        while start < ids.count {
+            let end = start + min(dialect.valuesPerList, ids.count - start)
+            let list = dialect.among("id", Array(ids[start..<end]))
+            statements.append(SQLStatement("SELECT \(resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND \(list.sql)",
+                                           [.text(patient.rawValue), .text(type)] + list.arguments))
+            start = end
+        }
+        return statements
+    }
+
+    /// Every stored resource (``resourceColumns``), in no particular order: what the search
+    /// index's backfill indexes (``SearchIndexSQL/writes(_:dialect:hullSpan:)`` for each), in
+    /// the migration that adds the index or changes its rows.
+    public static let everyResource = SQLStatement("SELECT \(resourceColumns) FROM fhir_resource")
+
     /// The recorded writers (`id`, `version_id`, `writer`) of the resources of `type` in
     /// `patient`'s compartment.
     public static func resourceWriters(patient: CsiGuid, type: String) -> SQLStatement {

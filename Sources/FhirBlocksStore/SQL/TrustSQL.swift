@@ -102,13 +102,21 @@ public enum TrustSQL {
             writes.append(Write(SQLStatement("INSERT INTO checkpoint (tree_size, note) VALUES (?, ?) ON CONFLICT (tree_size) DO NOTHING",
                                              [.integer(Int64(checkpoint.treeSize)), .text(checkpoint.note)])))
         }
+        for checkpoint in change.cosignedCheckpoints {
+            writes.append(Write(SQLStatement("UPDATE checkpoint SET note = ? WHERE tree_size = ?",
+                                             [.text(checkpoint.note), .integer(Int64(checkpoint.treeSize))])))
+        }
         for access in change.sharedLinkAccesses { writes += LinkSQL.recordAccess(access).map { Write($0) } }
         return writes
     }
 
     /// Version `record.versionID` of a resource, written if the stored version is the one
-    /// before it (none for version 1), then kept in `fhir_resource_history`, then its writer
-    /// (when the write names one: a row names the version it is about).
+    /// before it (none for version 1, or after a deletion), then kept in
+    /// `fhir_resource_history`, then its writer (when the write names one: a row names the
+    /// version it is about). A deletion removes the current version if it is the one before
+    /// (its search index rows go with the empty JSON's none) and its writer row, and keeps
+    /// the deletion in the history; it and a write after a deletion conflict when the history
+    /// holds their version already.
     static func resourceWrites(_ write: FHIRResourceWrite) -> [Write] {
         let record = write.record
         let version = Int64(record.versionID)
@@ -116,8 +124,21 @@ public enum TrustSQL {
         let (lastUpdated, json) = (SQLValue.integer(record.lastUpdated.millisecondsSince1970), SQLValue.bytes(record.json))
         let conflict = TrustStoreError.conflict("\(record.type)/\(record.id)")
         var writes: [Write] = []
-        if record.versionID == 1 {
+        if record.isDeletion {
             writes.append(Write(SQLStatement("""
+                DELETE FROM fhir_resource WHERE patient = ? AND type = ? AND id = ? AND version_id = ? RETURNING version_id
+                """, [patient, type, id, .integer(version - 1)]), expectsRow: conflict))
+            writes.append(Write(SQLStatement(historyInsert + " RETURNING version_id", historyArguments), expectsRow: conflict, indexes: write))
+            writes.append(Write(SQLStatement("DELETE FROM fhir_resource_writer WHERE patient = ? AND type = ? AND id = ?", [patient, type, id])))
+            return writes
+        }
+        if record.versionID == 1 || write.followsDeletion {
+            writes.append(Write(SQLStatement("""
+        let historyInsert = """
+            INSERT INTO fhir_resource_history (type, id, version_id, patient, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (patient, type, id, version_id) DO NOTHING
+            """
+        let historyArguments: [SQLValue] = [type, id, .integer(version), patient, lastUpdated, json]
                 INSERT INTO fhir_resource (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (patient, type, id) DO NOTHING RETURNING version_id
                 """, [type, id, patient, .integer(version), lastUpdated, json]), expectsRow: conflict))
@@ -127,10 +148,11 @@ public enum TrustSQL {
                 WHERE patient = ? AND type = ? AND id = ? AND version_id = ? RETURNING version_id
                 """, [.integer(version), lastUpdated, json, patient, type, id, .integer(version - 1)]), expectsRow: conflict))
         }
-        writes.append(Write(SQLStatement("""
-            INSERT INTO fhir_resource_history (type, id, version_id, patient, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (patient, type, id, version_id) DO NOTHING
-            """, [type, id, .integer(version), patient, lastUpdated, json]), indexes: write))
+        if write.followsDeletion {
+            writes.append(Write(SQLStatement(historyInsert + " RETURNING version_id", historyArguments), expectsRow: conflict, indexes: write))
+        } else {
+            writes.append(Write(SQLStatement(historyInsert, historyArguments), indexes: write))
+        }
         if let writer = write.writer {
             writes.append(Write(SQLStatement("""
                 INSERT INTO fhir_resource_writer (patient, type, id, version_id, writer) VALUES (?, ?, ?, ?, ?)

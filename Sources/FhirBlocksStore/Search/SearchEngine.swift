@@ -31,7 +31,7 @@ public enum SearchEngine {
             return clause.values.contains { value in
                 guard case .reference(let type, let id) = value else { return false }
                 return references.contains { reference in
-                    let parts = reference.split(separator: "/")
+                    let parts = SearchValues.unversionedParts(reference)
                     guard parts.last.map(String.init) == id else { return false }
                     return type.map { parts.count >= 2 && parts[parts.count - 2] == $0 } ?? true
                 }

@@ -109,8 +109,17 @@ public enum SearchValues {
     }
 
     static func reference(_ reference: String, hasType type: String) -> Bool {
-        let parts = reference.split(separator: "/")
+        let parts = unversionedParts(reference)
         return parts.count >= 2 && parts[parts.count - 2] == type
+    }
+
+    /// The `/`-separated parts of a reference without a trailing `/_history/{version}`: a
+    /// versioned reference (`Observation/o1/_history/2`) names the resource as the
+    /// unversioned one does.
+    static func unversionedParts(_ reference: String) -> [Substring] {
+        var parts = reference.split(separator: "/")
+        if parts.count >= 4, parts[parts.count - 2] == "_history" { parts.removeLast(2) }
+        return parts
     }
 
     /// The strings `parameter` selects from `resource` (every string inside a HumanName,

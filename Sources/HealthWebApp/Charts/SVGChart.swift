@@ -9,7 +9,10 @@ import Foundation
 /// tall on a phone (the stylesheet's size below 40em), at least 11 CSS px wherever the chart is
 /// drawn at least 294 px wide (a 360 px screen; 324 px at 390). The labels under the bars are
 /// thinned for that size: no more than six, and never closer than the widest label's estimated
-/// width (``charWidth`` em a character) and a gap, so that they cannot collide on a phone.
+/// width (``charWidth`` em a character) and a gap, so that they cannot collide on a phone. A
+/// wider screen (the stylesheet's ``textSize``) shows every label that fits at its size (a year's
+/// twelve months, `Jan` to `Dec`); a label only one of the two shows is in a `tspan` of class
+/// `narrow` or `wide` that the stylesheet hides on the other.
 public enum SVGChart {
     /// The drawing's width in SVG units (it scales to the page).
     public static let width = 640.0
@@ -137,21 +140,53 @@ public enum SVGChart {
 
     static var plotHeight: Double { height - top - bottom }
 
-    /// How wide `text` is taken to be on a phone, in SVG units.
-    static func textWidth(_ text: String) -> Double {
-        Double(text.count) * charWidth * phoneTextSize
+    /// How wide `text` is taken to be on a phone (or at text size `size`), in SVG units.
+    static func textWidth(_ text: String, size: Double = phoneTextSize) -> Double {
+        Double(text.count) * charWidth * size
     }
 
-    /// How many columns apart the labels under the bars are: no more than six labels, and at
-    /// least the widest label and ``labelGap`` between two label centres on a phone.
+    /// How many columns apart the labels under the bars are at text size `size`: at least the
+    /// widest label and ``labelGap`` between two label centres, and no more than `most` labels
+    /// (nil: as many as fit).
     /// - Parameters:
     ///   - labels: the columns' labels.
     ///   - slot: a column's width in SVG units.
-    static func labelEvery(_ labels: [String], slot: Double) -> Int {
-        let byCount = Int((Double(labels.count) / 6).rounded(.up))
-        let widest = labels.map(textWidth).max() ?? 0
+    ///   - size: the text size in SVG units.
+    ///   - most: the most labels shown.
+    static func labelEvery(_ labels: [String], slot: Double, size: Double = phoneTextSize, most: Int? = 6) -> Int {
+        let byCount = most.map { Int((Double(labels.count) / Double(max($0, 1))).rounded(.up)) } ?? 1
+        let widest = labels.map { textWidth($0, size: size) }.max() ?? 0
         let byWidth = slot > 0 ? Int(((widest + labelGap) / slot).rounded(.up)) : labels.count
         return max(1, byCount, min(byWidth, max(labels.count, 1)))
+    }
+
+    /// The label under a column as the axis writes it: a month (`2025-01`) by its name (`Jan`;
+    /// the period's range says the year), any other label as it is.
+    static func axisLabel(_ label: String) -> String {
+        let parts = label.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[0].allSatisfy(\.isASCII), parts[0].allSatisfy(\.isNumber),
+              parts[1].count == 2, let month = Int(parts[1]), (1...12).contains(month) else { return label }
+        return monthNames[month - 1]
+    }
+
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// Where the labels under the columns go at text size `size` (by column): thinned by
+    /// ``labelEvery(_:slot:size:most:)``; a label near an edge moves in so that it stays whole,
+    /// and one that would then come too close to the one before is left out.
+    static func labelPlaces(_ labels: [String], layout: Layout, size: Double, most: Int?) -> [Int: Double] {
+        let every = labelEvery(labels, slot: layout.slot, size: size, most: most)
+        let apart = (labels.map { textWidth($0, size: size) }.max() ?? 0) + labelGap
+        var previous = -Double.infinity
+        var places: [Int: Double] = [:]
+        for (index, label) in labels.enumerated() where index % every == 0 {
+            let half = min(textWidth(label, size: size), width) / 2
+            let x = min(max(layout.x(index) + layout.slot * 0.5, half), width - half)
+            guard x - previous >= apart else { continue }
+            previous = x
+            places[index] = x
+        }
+        return places
     }
 
     /// Where the columns go: the plot starts right of the widest tick label (on a phone) and
@@ -209,17 +244,24 @@ public enum SVGChart {
             grid += "<line class=\"grid\" x1=\"\(n(left))\" y1=\"\(y)\" x2=\"\(n(width - right))\" y2=\"\(y)\"/>"
                 + "<text class=\"axis\" x=\"\(n(left - 6))\" y=\"\(y)\" text-anchor=\"end\" dominant-baseline=\"middle\">\(axisText(tick))</text>"
         }
-        let every = labelEvery(labels, slot: layout.slot)
-        let apart = (labels.map(textWidth).max() ?? 0) + labelGap
-        var previous = -Double.infinity
-        for (index, label) in labels.enumerated() where index % every == 0 {
-            // A label near an edge moves in so that it stays whole; one that would then come too close to the one before is left out.
-            let half = min(textWidth(label), width) / 2
-            let x = min(max(layout.x(index) + layout.slot * 0.5, half), width - half)
-            guard x - previous >= apart else { continue }
-            previous = x
-            grid += "<text class=\"axis\" x=\"\(n(x))\" y=\"\(n(height - 10))\" "
-                + "text-anchor=\"middle\">\(HTMLText.escape(label))</text>"
+        // The labels a phone shows (no more than six) and those a wider screen shows (as many as
+        // fit at its text size); one only one of them shows is in a tspan the other hides.
+        let axisLabels = labels.map(axisLabel)
+        let phone = labelPlaces(axisLabels, layout: layout, size: phoneTextSize, most: 6)
+        let wide = labelPlaces(axisLabels, layout: layout, size: textSize, most: nil)
+        func label(_ index: Int, x: Double, only: String?) -> String {
+            let text = HTMLText.escape(axisLabels[index])
+            return "<text class=\"axis\" x=\"\(n(x))\" y=\"\(n(height - 10))\" text-anchor=\"middle\">"
+                + (only.map { "<tspan class=\"\($0)\">\(text)</tspan>" } ?? text) + "</text>"
+        }
+        for index in axisLabels.indices {
+            switch (phone[index], wide[index]) {
+            case let (onPhone?, onWide?) where n(onPhone) == n(onWide): grid += label(index, x: onPhone, only: nil)
+            case let (onPhone?, onWide?): grid += label(index, x: onPhone, only: "narrow") + label(index, x: onWide, only: "wide")
+            case let (onPhone?, nil): grid += label(index, x: onPhone, only: "narrow")
+            case let (nil, onWide?): grid += label(index, x: onWide, only: "wide")
+            case (nil, nil): break
+            }
         }
         let titleID = HTMLText.escape(id) + "-svg-title"
         return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 \(n(width)) \(n(height))\" role=\"img\" "

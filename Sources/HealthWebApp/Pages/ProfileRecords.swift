@@ -12,8 +12,8 @@ import OpenHealthKit
 /// birth date from the same input), else the reference's display. Records of the same reference
 /// are one patient, so a record whose Patient came in another file is named by its siblings.
 /// The reads are indexed and bounded: one query finds each patient reference (by the metadata
-/// index), one reads the newest records of each, and records imported without that metadata are
-/// read newest first up to ``unkeyedLimit``.
+/// index), one reads the newest records of each. Records stored before the import kept their
+/// patient are given it once, from their FHIR JSON, before the first read.
 struct ProfileRecords {
     /// One record as the part lists it.
     struct Entry: Equatable {
@@ -57,8 +57,6 @@ struct ProfileRecords {
     static let listLimit = 10
     /// How many patient references the part looks up.
     static let patientLimit = 20
-    /// How many of the records imported without a patient in their metadata are read.
-    static let unkeyedLimit = 200
 
     /// The patient a FHIR resource names (its `subject` or `patient` reference: the display,
     /// trimmed, and the reference normalized as `Patient/id`); nil when it names none.
@@ -136,55 +134,56 @@ struct ProfileRecords {
         return library.render(context(groups(try await bunches(store: store), owner: owner), owner: owner), withTemplate: "records") ?? ""
     }
 
-    /// The store's records by patient, read with indexed, bounded queries.
+    /// The store's records by patient, read with indexed, bounded queries. Records stored before
+    /// the import kept their patient get it first, once per store
+    /// (`HealthRecordPatient.completeStoredRecords`), so every record is found by the index.
     static func bunches(store: HKHealthStore) async throws -> [Bunch] {
+        try await HealthRecordPatient.completeStoredRecords(in: store)
         let key = HealthRecordPatient.referenceKey
         let keyed = HKQuery.predicateForObjects(withMetadataKey: key)
-        // Each patient reference: one record that has a reference other than those found.
+        // Each patient reference (empty for records that refer to no patient): one record that
+        // has a reference other than those found.
         var references: [String] = []
         while references.count < patientLimit {
             let predicate = references.isEmpty ? keyed : NSCompoundPredicate(andPredicateWithSubpredicates: [
                 keyed, NSCompoundPredicate(notPredicateWithSubpredicate: HKQuery.predicateForObjects(withMetadataKey: key, allowedValues: references)),
             ])
             guard let record = try await fetch(store, predicate, limit: 1, newestFirst: false).first,
-                  let reference = HealthRecordPatient(metadata: record.metadata)?.reference, !reference.isEmpty,
-                  !references.contains(reference) else { break }
+                  let reference = record.metadata?[key] as? String, !references.contains(reference) else { break }
             references.append(reference)
         }
         var bunches: [Bunch] = []
         for reference in references {
             let same = HKQuery.predicateForObjects(withMetadataKey: key, allowedValues: [reference])
             let records = try await fetch(store, same, limit: listLimit + 1, newestFirst: true)
+            let more = records.count > listLimit
+            guard !reference.isEmpty else {
+                // Records that refer to no patient: by the name their reference's display gives, if any.
+                var byName: [String: Int] = [:]
+                for record in records.prefix(listLimit) {
+                    let person = HealthRecordPatient(metadata: record.metadata)?.person
+                    let name = person?.displayName.lowercased() ?? ""
+                    if let index = byName[name] {
+                        bunches[index].records.append(entry(record))
+                    } else {
+                        byName[name] = bunches.count
+                        bunches.append(Bunch(patient: HealthRecordPatient(reference: "", person: person), records: [entry(record)], more: more))
+                    }
+                }
+                continue
+            }
             var patient = records.lazy.compactMap { HealthRecordPatient(metadata: $0.metadata) }.first { $0.person != nil }
             if patient == nil {
                 // A record of the same reference further back may name the patient.
                 let named = NSCompoundPredicate(orPredicateWithSubpredicates: [
-                    HealthRecordPatient.givenNamesKey, HealthRecordPatient.familyNameKey, HealthRecordPatient.nameTextKey, HealthRecordPatient.birthDateKey,
+                    HealthRecordPatient.givenNamesKey, HealthRecordPatient.familyNameKey, HealthRecordPatient.nameTextKey,
+                    HealthRecordPatient.birthDateKey,
                 ].map { HKQuery.predicateForObjects(withMetadataKey: $0) })
                 let found = try await fetch(store, NSCompoundPredicate(andPredicateWithSubpredicates: [same, named]), limit: 1, newestFirst: false)
                 patient = found.first.flatMap { HealthRecordPatient(metadata: $0.metadata) }
             }
             bunches.append(Bunch(patient: patient ?? HealthRecordPatient(reference: reference, person: nil),
-                                 records: records.prefix(listLimit).map(entry), more: records.count > listLimit))
-        }
-        // Records imported without a patient in their metadata: the newest, by their resource's reference.
-        let unkeyed = try await fetch(store, NSCompoundPredicate(notPredicateWithSubpredicate: keyed), limit: unkeyedLimit + 1, newestFirst: true)
-        let overflow = unkeyed.count > unkeyedLimit
-        var byReference: [String: Int] = [:]
-        for record in unkeyed.prefix(unkeyedLimit) {
-            let patient = record.fhirResource.flatMap { Self.patient($0.data) } ?? HealthRecordPatient(reference: "", person: nil)
-            let groupKey = patient.reference.isEmpty ? "name|" + (patient.person?.displayName.lowercased() ?? "") : patient.reference
-            if let index = bunches.firstIndex(where: { !patient.reference.isEmpty && $0.patient.reference == patient.reference }) {
-                bunches[index].records.append(entry(record))
-                continue
-            }
-            if let index = byReference[groupKey] {
-                bunches[index].records.append(entry(record))
-                if bunches[index].patient.person == nil { bunches[index].patient.person = patient.person }
-            } else {
-                byReference[groupKey] = bunches.count
-                bunches.append(Bunch(patient: patient, records: [entry(record)], more: overflow))
-            }
+                                 records: records.prefix(listLimit).map(entry), more: more))
         }
         return bunches
     }

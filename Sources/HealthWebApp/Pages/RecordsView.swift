@@ -25,7 +25,12 @@ struct RecordsView {
         }
     }
 
+    /// The records by category. A record about another person than the profile's (by the rule
+    /// the Profile groups records by) is flagged "Another person's record" with their name and
+    /// birth date.
     func index() async throws -> String {
+        try await HealthRecordPatient.completeStoredRecords(in: store)
+        let owner = HealthRecordPerson(profile: try await store.ownerProfile())
         var categories: [[String: Any]] = []
         for type in HKObjectType.allClinicalTypes.sorted(by: { Self.categoryName($0) < Self.categoryName($1) }) {
             let records = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: type)],
@@ -34,11 +39,33 @@ struct RecordsView {
             guard !records.isEmpty else { continue }
             categories.append([
                 "id": type.identifier, "name": Self.categoryName(type), "count": records.count,
-                "records": records.map { ["name": $0.displayName, "date": String(text.date($0.startDate).prefix(10)),
-                                          "source": $0.sourceRevision.source.name, "href": "/records/\($0.uuid.uuidString)"] },
+                "records": records.map { record -> [String: Any] in
+                    var row: [String: Any] = ["name": record.displayName, "date": String(text.date(record.startDate).prefix(10)),
+                                              "source": record.sourceRevision.source.name, "href": "/records/\(record.uuid.uuidString)"]
+                    if let other = Self.otherPerson(record, owner: owner) { row["other"] = Self.personText(other) }
+                    return row
+                },
             ])
         }
         return pages.render("records", ["categories": categories, "hasRecords": !categories.isEmpty])
+    }
+
+    /// The patient a record is about: the one its metadata keeps, else the one its FHIR JSON
+    /// refers to; nil when it refers to none.
+    static func patient(_ record: HKClinicalRecord) -> HealthRecordPatient? {
+        HealthRecordPatient(metadata: record.metadata) ?? record.fhirResource.flatMap { ProfileRecords.patient($0.data) }
+    }
+
+    /// The person a record is about when that is not the profile's person `owner` (as the Profile
+    /// groups records: named, compared with a profile that names someone, and not matching).
+    static func otherPerson(_ record: HKClinicalRecord, owner: HealthRecordPerson?) -> HealthRecordPerson? {
+        guard let owner, let person = patient(record)?.person, !person.matches(owner) else { return nil }
+        return person
+    }
+
+    /// A person's name and birth date as the Profile writes them: "Jane Doe, born 1980-04-02".
+    static func personText(_ person: HealthRecordPerson) -> String {
+        (person.displayName.isEmpty ? "A person without a name" : person.displayName) + (person.birthDate.map { ", born \($0)" } ?? "")
     }
 
     /// Whom a record is about, in words, compared with the profile's person (as the Profile page
@@ -46,16 +73,16 @@ struct RecordsView {
     /// "another person's record", or the reference when nothing names the patient; nil when the
     /// resource names no patient.
     func patientText(_ record: HKClinicalRecord) async throws -> String? {
-        guard let patient = HealthRecordPatient(metadata: record.metadata) ?? record.fhirResource.flatMap({ ProfileRecords.patient($0.data) })
-        else { return nil }
+        guard let patient = Self.patient(record) else { return nil }
         guard let person = patient.person else { return "\(patient.reference): the record does not say who this patient is" }
-        let name = (person.displayName.isEmpty ? "A person without a name" : person.displayName) + (person.birthDate.map { ", born \($0)" } ?? "")
+        let name = Self.personText(person)
         guard let owner = HealthRecordPerson(profile: try await store.ownerProfile()) else { return name }
         return person.matches(owner) ? "\(name) (you)" : "\(name): another person's record, not yours"
     }
 
     /// A record's page, or nil when the store has no clinical record with that UUID.
     func recordPage(_ uuid: UUID) async throws -> (title: String, content: String)? {
+        try await HealthRecordPatient.completeStoredRecords(in: store)
         let predicate = HKQuery.predicateForObject(with: uuid)
         let found = try await HKSampleQueryDescriptor(predicates: HKObjectType.allClinicalTypes.map { .clinicalRecord(type: $0, predicate: predicate) },
                                                       sortDescriptors: [], limit: 1).result(for: store)

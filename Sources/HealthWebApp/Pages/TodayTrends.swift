@@ -81,11 +81,11 @@ struct TodayTrend: Sendable {
         <section class="card" aria-labelledby="trends-heading">
         <h2 id="trends-heading">Trends</h2>
         <p class="muted">The last 7 full days against the four weeks before them: a day's average for totals such as steps, the average for measurements.</p>
-        {{#hasTrends}}<div class="scroll"><table class="stack">
+        {{#hasTrends}}<div class="scroll"><table>
         <thead><tr><th scope="col">Type</th><th scope="col">Last 7 days</th><th scope="col">4 weeks before</th><th scope="col">Trend</th></tr></thead>
         <tbody>{{#trends}}<tr data-kind="{{kind}}" data-direction="{{direction}}" data-current="{{current}}" data-previous="{{previous}}">
-        <th scope="row"><a href="{{href}}">{{name}}</a></th><td data-label="Last 7 days">{{currentText}}</td>\
-        <td data-label="4 weeks before">{{previousText}}</td><td class="trend-{{direction}}">{{trendText}}</td></tr>{{/trends}}</tbody>
+        <th scope="row"><a href="{{href}}">{{name}}</a></th><td>{{currentText}}</td>\
+        <td>{{previousText}}</td><td class="trend-{{direction}}">{{trendText}}</td></tr>{{/trends}}</tbody>
         </table></div>{{/hasTrends}}
         {{^hasTrends}}<p>No type has five weeks of data yet.</p>{{/hasTrends}}
         </section>

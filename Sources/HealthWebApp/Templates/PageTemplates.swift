@@ -101,7 +101,8 @@ enum PageTemplates {
         <h2 id="cat-{{id}}">{{name}} ({{count}})</h2>
         <div class="scroll"><table>
         <thead><tr><th scope="col">Record</th><th scope="col">Date</th><th scope="col">Source</th></tr></thead>
-        <tbody>{{#records}}<tr><th scope="row"><a href="{{href}}">{{name}}</a></th><td>{{date}}</td><td>{{source}}</td></tr>{{/records}}</tbody>
+        <tbody>{{#records}}<tr><th scope="row"><a href="{{href}}">{{name}}</a>{{#other}}<br><span class="flag">Another person's record</span> \
+        <span class="muted">{{other}}</span>{{/other}}</th><td>{{date}}</td><td>{{source}}</td></tr>{{/records}}</tbody>
         </table></div>
         </section>
         {{/categories}}

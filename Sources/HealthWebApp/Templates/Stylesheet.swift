@@ -40,7 +40,9 @@ enum Stylesheet {
         svg.chart { width: 100%; max-width: 46em; height: auto; display: block; margin: 0 auto; }
         svg line.grid { stroke: var(--rule); stroke-width: 1; }
         text.axis { font-size: \(SVGChart.n(SVGChart.phoneTextSize))px; fill: var(--muted); }
-        @media (min-width: 40em) { text.axis { font-size: \(SVGChart.n(SVGChart.textSize))px; } }
+        text.axis tspan.wide { display: none; }
+        @media (min-width: 40em) { text.axis { font-size: \(SVGChart.n(SVGChart.textSize))px; } text.axis tspan.wide { display: inline; }
+          text.axis tspan.narrow { display: none; } }
         rect.bar { fill: var(--accent); } rect.range { fill: var(--range); } circle.dot { fill: var(--ink); }
         polyline.line { fill: none; stroke: var(--accent); stroke-width: 2; } rect.band { fill: var(--ok); }
         rect.s0 { fill: var(--s0); } rect.s1 { fill: var(--s1); } rect.s2 { fill: var(--s2); } rect.s3 { fill: var(--s3); } rect.s4 { fill: var(--s4); }
@@ -52,7 +54,8 @@ enum Stylesheet {
         th, td { text-align: left; padding: .3em .5em; border-bottom: 1px solid var(--rule); vertical-align: top; }
         .scroll td, .scroll th { white-space: nowrap; } .scroll td.wrap { white-space: normal; min-width: 12em; }
         @media (max-width: 40em) { .scroll th[scope="row"] { white-space: normal; min-width: 11em; }
-          .scroll table.stack th, .scroll table.stack td, #latest-heading ~ .scroll th, #latest-heading ~ .scroll td { white-space: normal; min-width: 0;
+          #trends-heading ~ .scroll th, #trends-heading ~ .scroll td,
+          #latest-heading ~ .scroll th, #latest-heading ~ .scroll td { white-space: normal; min-width: 0;
           padding: .3em .35em; } }
         .periods ul { gap: .5em; } .periods a { display: inline-block; padding: .3em .8em; border: 1px solid var(--line); border-radius: 999px;
           background: var(--surface); }
@@ -73,6 +76,8 @@ enum Stylesheet {
         ul.deleted { list-style: none; margin: 0; padding: 0; } .muted { color: var(--muted); font-size: .9em; }
         ul.deleted li { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5em 1em; padding: .6em 0;
           border-bottom: 1px solid var(--rule); }
+        .flag { display: inline-block; background: var(--problem); color: var(--problem-ink); border: 1px solid var(--danger); border-radius: 4px;
+          padding: 0 .4em; font-size: .9em; font-weight: 600; white-space: nowrap; }
         .problem { background: var(--problem); border: 1px solid var(--danger); color: var(--problem-ink); padding: .5em 1em; border-radius: 6px; }
         .verified { background: var(--ok); border: 1px solid var(--ok-ink); color: var(--ok-ink); padding: .5em 1em; border-radius: 6px; }
         form.fields { display: grid; grid-template-columns: minmax(8em, max-content) minmax(0, 24em); gap: .4em 1em; align-items: center; }

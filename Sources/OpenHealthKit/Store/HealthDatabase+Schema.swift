@@ -291,6 +291,17 @@ extension HealthDatabase {
                 WHERE EXISTS (SELECT 1 FROM metadata_index);
                 """)
         }
+        // v17-record-patients: the patients clinical records refer to, as an import read them from
+        // a Patient resource (``HKHealthStore/saveHealthRecordPatient(reference:details:)``): one
+        // sealed row per reference, found by its keyed hash; nothing about a patient is in the clear.
+        migrator.registerMigration("v17-record-patients") { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS record_patient (
+                    reference_hash BLOB PRIMARY KEY NOT NULL,
+                    sealed BLOB NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 }

@@ -310,7 +310,7 @@ import TestSupport
         #expect(exportDefinition(resources.first { $0["type"] == .string("Patient") }?["operation"]) == base + "patient-export")
         let group = resources.first { $0["type"] == .string("Group") }
         #expect(exportDefinition(group?["operation"]) == base + "group-export")
-        #expect(group?["interaction"] == .array([.object(JSONObject(members: [JSONMember(key: "code", value: .string("create"))]))]))
+        #expect(group?["interaction"] == .array(["read", "create"].map { .object(JSONObject(members: [JSONMember(key: "code", value: .string($0))])) }))
         let configuration = world.json(world.service.smartConfiguration())
         #expect(configuration["grant_types_supported"]?.arrayValue?.contains(.string("client_credentials")) == true)
         #expect(configuration["token_endpoint_auth_methods_supported"]?.arrayValue?.contains(.string("private_key_jwt")) == true)

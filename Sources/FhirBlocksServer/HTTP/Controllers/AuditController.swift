@@ -4,8 +4,10 @@ import FhirBlocks
 import FhirBlocksStore
 import Hummingbird
 
-/// The audit log's routes (§4.2) under `/audit`: `GET checkpoint`, `checkpoints`, `key`,
-/// `entries` (released to the reader the bearer token authenticated by ``BearerAuthenticationMiddleware`` stands for),
+/// The audit log's routes (§4.2) under `/audit`: `GET checkpoint` (a C2SP `tlog-checkpoint`
+/// signed note, with the P-256 and Ed25519 signatures and any witnesses' cosignatures),
+/// `checkpoints`, `key`, `tile/<L>/<N>[.p/<W>]` (C2SP `tlog-tiles`: hash tiles only; entries
+/// are not published as bundles), `entries` (released to the reader the bearer token authenticated by ``BearerAuthenticationMiddleware`` stands for),
 /// `proof/inclusion`, `proof/consistency`; and `POST audit/validate`, at the root and under
 /// `/smoac` (``validateRoutes``), with their handlers. Everything that proves the log is
 /// public; an entry's content is released only to the readers ``AuditReader`` allows (the
@@ -40,6 +42,9 @@ struct AuditController: TrustEndpoints {
         routes.get("checkpoints") { request, context in
             try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in await allCheckpoints() }
         }
+        routes.get("tile/**") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await tile($0) }
+        }
         routes.get("key") { request, context in
             try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in keyDocument() }
         }
@@ -68,13 +73,35 @@ struct AuditController: TrustEndpoints {
 
     // MARK: Handlers
 
-    /// `GET /audit/checkpoint`: a checkpoint signed now if the log grew, then the latest one as its note.
+    /// `GET /audit/checkpoint`: a checkpoint signed now if the log grew, then the latest one as its
+    /// note (with the cosignatures witnesses added), not to be cached (C2SP `tlog-tiles`).
     func latestCheckpoint() async -> ServiceResponse {
         await committer.checkpointIfDue(force: true)
         guard let latest = try? await store.latestCheckpoint() else {
             return .error(.unknownTarget("the log is empty"))
         }
-        return .text(latest.note)
+        var response = ServiceResponse.text(latest.note)
+        response.headers.append(("Cache-Control", "no-cache"))
+        return response
+    }
+
+    /// `GET /audit/tile/<L>/<N>[.p/<W>]`: the tile's hashes, concatenated (32 bytes each), cached
+    /// for good: a tile's content never changes. 404 for a tile the log does not hold yet, for
+    /// a non-canonical path, and for entry bundles (`tile/entries/…`): entries are released only
+    /// to their readers (`GET /audit/entries`), never published.
+    func tile(_ request: ServiceRequest) async -> ServiceResponse {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let marker = parts.lastIndex(of: "tile") else { return .error(.unknownTarget("no such tile")) }
+        let rest = parts[(marker + 1)...].joined(separator: "/")
+        if rest.hasPrefix("entries/") || rest == "entries" {
+            return .error(.unknownTarget("entry bundles are not published: entries are private (GET /audit/entries releases them to their readers)"))
+        }
+        guard let path = TilePath(path: rest) else { return .error(.unknownTarget("not a tile path: <L>/<N>[.p/<W>]")) }
+        let answer: [MerkleHash]?? = await committer.auditLog.readTree { $0.hashes(of: path) }
+        guard let answer else { return .error(.storageFailure("storage failure")) }
+        guard let hashes = answer else { return .error(.unknownTarget("the log holds no such tile yet")) }
+        return ServiceResponse(contentType: "application/octet-stream", headers: [("Cache-Control", "public, max-age=31536000, immutable")],
+                               body: hashes.flatMap(\.bytes))
     }
 
     /// `GET /audit/checkpoints`: every stored checkpoint, oldest first.
@@ -93,6 +120,10 @@ struct AuditController: TrustEndpoints {
         object.append("origin", committer.checkpointOrigin)
         object.append("publicKey", auditKey.publicKey.spkiBase64)
         object.append("jwk", auditKey.publicKey.jwk())
+        // The Ed25519 key of the checkpoints' second signature line, as a signed-note verifier key.
+        if let noteKey = AuditLog.noteKey(origin: committer.checkpointOrigin, keyName: configuration.checkpointKeyName, auditKey: auditKey) {
+            object.append("noteVerifierKey", noteKey.verifierKey.text)
+        }
         return .json(.object(object))
     }
 

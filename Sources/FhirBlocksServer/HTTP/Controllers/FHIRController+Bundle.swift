@@ -4,9 +4,9 @@ import FhirBlocksStore
 
 /// `batch` and `transaction` Bundles posted to `/fhir`. A batch's entries are independent: each
 /// is answered as the same request on its own would be (`POST`, conditional `POST`, `PUT`,
-/// conditional `PUT`, `GET` read or search). A transaction's writes (`POST`, `PUT`, conditional
-/// forms) are all checked first, its `urn:uuid` full URLs given ids and the references to them
-/// rewritten, then stored in one commit, one database transaction on either store: one entry
+/// conditional `PUT`, `DELETE` of `Type/id`, `GET` read or search). A transaction's writes
+/// (`POST`, `PUT`, conditional forms, `DELETE` of `Type/id`) are all checked first, its
+/// `urn:uuid` full URLs given ids and the references to them rewritten, then stored in one commit, one database transaction on either store: one entry
 /// refused and nothing of it is stored. Every entry passes the same checks as the request on
 /// its own, and is audited.
 extension FHIRController {
@@ -105,6 +105,7 @@ extension FHIRController {
         case ("POST", nil): return await create(type: entry.type, request: request, access: access)
         case ("PUT", let id?): return await write(type: entry.type, id: id, body: body, access: access, ifMatch: entry.ifMatch)
         case ("PUT", nil): return await conditionalUpdate(type: entry.type, request: request, access: access)
+        case ("DELETE", let id?): return await delete(type: entry.type, id: id, access: access, ifMatch: entry.ifMatch)
         default: return Self.outcome(status: 405, code: "not-supported", "\(entry.method) on \(entry.type)\(entry.id.map { "/\($0)" } ?? "") is not supported")
         }
     }
@@ -117,8 +118,9 @@ extension FHIRController {
             switch request {
             case .failure(let refusal): return refusal.response
             case .success(let entry):
-                guard entry.method == "POST" || entry.method == "PUT" else {
-                    return Self.outcome(status: 400, code: "not-supported", "entry \(index): a transaction takes POST and PUT entries only")
+                guard entry.method == "POST" || entry.method == "PUT" || (entry.method == "DELETE" && entry.id != nil) else {
+                    return Self.outcome(status: 400, code: "not-supported",
+                                        "entry \(index): a transaction takes POST, PUT and DELETE (of Type/id) entries only")
                 }
                 entries.append(entry)
             }
@@ -129,7 +131,7 @@ extension FHIRController {
         for (index, entry) in entries.enumerated() {
             var target: (id: String, existing: FHIRResourceRecord?)
             if let id = entry.id {
-                guard entry.method == "PUT" else { return Self.outcome(status: 400, code: "invalid", "entry \(index): POST takes a type, not an id") }
+                guard entry.method != "POST" else { return Self.outcome(status: 400, code: "invalid", "entry \(index): POST takes a type, not an id") }
                 target = (id, nil)
             } else if entry.method == "POST", let condition = entry.ifNoneExist {
                 switch await conditionMatches(type: entry.type, query: Self.conditionQuery(condition), access: access) {
@@ -170,6 +172,13 @@ extension FHIRController {
                 prepared.append(nil)   // a conditional create that found its resource
                 continue
             }
+            if entry.method == "DELETE" {
+                switch await prepareDelete(type: entry.type, id: target.id, access: access, ifMatch: entry.ifMatch) {
+                case .failure(let refusal): return Self.prefixed(refusal.response, "entry \(index): ")
+                case .success(let deletion): prepared.append(deletion)   // nil: deleted before
+                }
+                continue
+            }
             var resource = entry.resource ?? JSONObject()
             switch Self.rewritingReferences(.object(resource), references) {
             case .failure(let dangling):
@@ -205,6 +214,9 @@ extension FHIRController {
             } else if let existing = target.existing {
                 responseEntries.append(Self.responseEntry(ServiceResponse(status: 200, contentType: Self.fhirJSON,
                                                                           headers: Self.versionHeaders(existing), body: existing.json)))
+            } else {
+                // A DELETE of a resource deleted before.
+                responseEntries.append(Self.responseEntry(ServiceResponse(status: 204, contentType: Self.fhirJSON, body: [])))
             }
         }
         return Self.responseBundle("transaction-response", responseEntries)

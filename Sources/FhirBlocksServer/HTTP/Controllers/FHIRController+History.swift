@@ -34,7 +34,7 @@ extension FHIRController {
 
     /// `GET /fhir/{type}/{id}/_history/{vid}`: one version, with its `ETag` and `Last-Modified`.
     func vread(type: String, id: String, version versionText: String, access: BearerAccess) async -> ServiceResponse {
-        guard ResourceScope(type) != nil, Self.isValidID(id), type != "Consent", type != "AuditEvent" else {
+        guard ResourceScope(type) != nil, Self.isValidID(id), Self.notStoredTypeRefusal(type) == nil else {
             return Self.outcome(status: 404, code: "not-found", "unknown resource")
         }
         guard covers(access.grants, type: type, interaction: .read) else {
@@ -46,15 +46,21 @@ extension FHIRController {
         let record: FHIRResourceRecord?
         let current: FHIRResourceRecord?
         do {
-            current = try await store.resource(patient: access.token.patient, type: type, id: id)
+            current = try await currentOrLastVersion(type: type, id: id, patient: access.token.patient)
             record = try await history.resourceVersion(patient: access.token.patient, type: type, id: id, version: version)
         } catch {
             return Self.outcome(status: 500, code: "exception", "storage failure")
         }
+        // A deletion is seen as the version it ended is.
         guard let record, let current, visible(stored: current.json, type: type, interaction: .read, grants: access.grants),
-              visible(stored: record.json, type: type, interaction: .read, grants: access.grants) else {
+              record.isDeletion || visible(stored: record.json, type: type, interaction: .read, grants: access.grants) else {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found")
             return notFound
+        }
+        if record.isDeletion {
+            try? await auditAccess(access, resources: ["\(type)/\(id)/_history/\(version)"], outcome: .minorFailure, reason: "deleted")
+            return Self.outcome(status: 410, code: "deleted", "version \(version) of \(type)/\(id) is its deletion",
+                                headers: [("ETag", "W/\"\(version)\"")])
         }
         do {
             try await auditAccess(access, resources: ["\(type)/\(id)/_history/\(version)"], outcome: .success)
@@ -67,7 +73,7 @@ extension FHIRController {
     /// `GET /fhir/{type}/{id}/_history` (`id` given) or `GET /fhir/{type}/_history`: a page of
     /// versions, newest first.
     func history(type: String, id: String?, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
-        guard ResourceScope(type) != nil, type != "Consent", type != "AuditEvent", id.map(Self.isValidID) ?? true else {
+        guard ResourceScope(type) != nil, Self.notStoredTypeRefusal(type) == nil, id.map(Self.isValidID) ?? true else {
             return Self.outcome(status: 404, code: "not-found", "unknown resource")
         }
         guard covers(access.grants, type: type, interaction: .read) else {
@@ -98,8 +104,8 @@ extension FHIRController {
         var more = false
         do {
             if let id {
-                // The resource must be readable now, or its history is not shown at all.
-                guard let current = try await store.resource(patient: access.token.patient, type: type, id: id),
+                // The resource must be readable now (if deleted, its last version), or its history is not shown at all.
+                guard let current = try await currentOrLastVersion(type: type, id: id, patient: access.token.patient),
                       visible(stored: current.json, type: type, interaction: .read, grants: access.grants) else {
                     try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found")
                     return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
@@ -116,11 +122,16 @@ extension FHIRController {
                     for current in try await store.resources(patient: access.token.patient, type: type, ids: ids) {
                         currentVisible[current.id] = visible(stored: current.json, type: type, interaction: .read, grants: access.grants)
                     }
+                    // A deleted resource: as its last version.
+                    for deleted in ids where currentVisible[deleted] == nil {
+                        let last = try await deletionEnding(type: type, id: deleted, patient: access.token.patient)?.last
+                        currentVisible[deleted] = last.map { visible(stored: $0.json, type: type, interaction: .read, grants: access.grants) } ?? false
+                    }
                 }
                 for record in records {
                     after = ResourceHistoryCursor(after: record)
                     guard id != nil || currentVisible[record.id] == true,
-                          visible(stored: record.json, type: type, interaction: .read, grants: access.grants) else { continue }
+                          record.isDeletion || visible(stored: record.json, type: type, interaction: .read, grants: access.grants) else { continue }
                     if page.count == count {
                         more = true
                         break reading
@@ -152,16 +163,22 @@ extension FHIRController {
         bundle.append("link", .array(links))
         var entries: [JSONValue] = []
         for record in page {
-            guard let resource = try? JSONParser.parse(record.json, maximumDepth: 256) else { continue }
             var entry = JSONObject()
             entry.append("fullUrl", "\(baseURL)/fhir/\(record.type)/\(record.id)")
-            entry.append("resource", resource)
+            let method: String
+            if record.isDeletion {
+                method = "DELETE"   // a deletion has no resource
+            } else {
+                guard let resource = try? JSONParser.parse(record.json, maximumDepth: 256) else { continue }
+                entry.append("resource", resource)
+                method = record.versionID == 1 ? "POST" : "PUT"
+            }
             var requestObject = JSONObject()
-            requestObject.append("method", record.versionID == 1 ? "POST" : "PUT")
-            requestObject.append("url", record.versionID == 1 ? record.type : "\(record.type)/\(record.id)")
+            requestObject.append("method", .string(method))
+            requestObject.append("url", method == "POST" ? record.type : "\(record.type)/\(record.id)")
             entry.append("request", .object(requestObject))
             var response = JSONObject()
-            response.append("status", record.versionID == 1 ? "201" : "200")
+            response.append("status", method == "DELETE" ? "204" : method == "POST" ? "201" : "200")
             response.append("etag", "W/\"\(record.versionID)\"")
             response.append("lastModified", record.lastUpdated.wireText)
             entry.append("response", .object(response))

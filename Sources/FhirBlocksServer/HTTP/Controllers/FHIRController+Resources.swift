@@ -16,14 +16,14 @@ extension FHIRController {
     }
 
     /// The answer to an authenticated request for a path under `/fhir` that no route serves,
-    /// or with a method its route does not take (other than ``fhirNotDeletable()``'s): 404.
+    /// or with a method its route does not take (other than ``fhirNotPatchable()``'s): 404.
     static func unknownFHIRPath() -> ServiceResponse {
         outcome(status: 404, code: "not-found", "unknown FHIR path")
     }
 
-    /// `DELETE` or `PATCH /fhir/{type}/{id}` with an active token: 405, this server keeps every version.
-    static func fhirNotDeletable() -> ServiceResponse {
-        outcome(status: 405, code: "not-supported", "this server does not delete or patch resources")
+    /// `PATCH /fhir/{type}/{id}` with an active token: 405.
+    static func fhirNotPatchable() -> ServiceResponse {
+        outcome(status: 405, code: "not-supported", "this server does not patch resources")
     }
 
     /// `GET /fhir/{type}/{id}`: the read by id, with the bearer token the middleware resolved
@@ -87,6 +87,7 @@ extension FHIRController {
         }
         var controls = FHIRResultControls()
         if let request, !request.rawQuery.isEmpty {
+        if type == "Group" { return await readGroup(id: id, access: access) }
             do {
                 let parameters = try FormBody.parse(Array(request.rawQuery.utf8), mode: .strict, repeatsAllowed: true).value.fields
                 controls = try FHIRResultControls(type: type, parameters: parameters, search: false)
@@ -123,6 +124,8 @@ extension FHIRController {
               visible(stored: record.json, type: type, interaction: .read, grants: access.grants) else {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found", quirks: quirks)
             return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
+            // A deleted resource whose last version the token may read: 410.
+            if record == nil, let gone = await goneResponse(type: type, id: id, access: access, quirks: quirks) { return gone }
         }
         // Nothing is disclosed unless its audit entry is stored.
         do {
@@ -181,6 +184,7 @@ extension FHIRController {
         guard ResourceScope(type) != nil else { return Self.outcome(status: 404, code: "not-found", "unknown resource type") }
         guard covers(access.grants, type: type, interaction: .search) else {
             try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "insufficient_scope")
+        if type == "Group", let refusal = Self.notStoredTypeRefusal(type) { return refusal }
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover searching \(type)")
         }
         if type != "Consent", type != "AuditEvent" { return await searchStored(type: type, request: request, access: access) }
@@ -274,9 +278,7 @@ extension FHIRController {
         guard ResourceScope(type) != nil else {
             return .failure(Refusal(response: Self.outcome(status: 404, code: "not-found", "unknown resource type")))
         }
-        guard type != "AuditEvent", type != "Consent" else {
-            return .failure(Refusal(response: Self.outcome(status: 405, code: "not-supported", "\(type) is written by the server only")))
-        }
+        if let refusal = Self.notStoredTypeRefusal(type) { return .failure(Refusal(response: refusal)) }
         // PUT may create or update, so it needs both; POST creates.
         let needed: AccessRights = pathID == nil ? .create : [.create, .update]
         let attempted = pathID == nil ? "C" : "U"
@@ -312,8 +314,11 @@ extension FHIRController {
         let existing: FHIRResourceRecord?
         do {
             existing = try await store.resource(patient: access.token.patient, type: type, id: id)
+        // A client-chosen id may name a deleted resource: written again, it takes the version after the deletion.
+        var deletion: FHIRResourceRecord?
         } catch {
             return .failure(Refusal(response: Self.outcome(status: 500, code: "exception", "storage failure")))
+            if existing == nil, pathID != nil { deletion = try await deletionEnding(type: type, id: id, patient: access.token.patient)?.deletion }
         }
         let interaction: AccessRights = existing == nil ? .create : .update
         // The token must be allowed the new version's labels, and, to replace a version, that
@@ -340,7 +345,7 @@ extension FHIRController {
                                                            "If-Match \(ifMatch) does not name the current version of \(type)/\(id)" + stored)))
         }
         let instant = now
-        let version = (existing?.versionID ?? 0) + 1
+        let version = (existing?.versionID ?? deletion?.versionID ?? 0) + 1
         var meta = object["meta"]?.objectValue ?? JSONObject()
         meta["versionId"] = .string(String(version))
         meta["lastUpdated"] = .string(instant.wireText)
@@ -349,7 +354,7 @@ extension FHIRController {
         // The writer is kept with the version: a card is signed only for what a card source wrote.
         let write = FHIRResourceWrite(record: FHIRResourceRecord(type: type, id: id, patient: access.token.patient, versionID: version,
                                                                  lastUpdated: instant, json: json),
-                                      writer: access.token.client)
+                                      writer: access.token.client, followsDeletion: existing == nil && deletion != nil)
         return .success(PreparedWrite(write: write, audit: accessEntry(access, resources: ["\(type)/\(id)"], outcome: .success,
                                                                        action: existing == nil ? "C" : "U")))
     }
@@ -364,14 +369,16 @@ extension FHIRController {
         var write: FHIRResourceWrite
         var audit: PendingAuditEntry
         var record: FHIRResourceRecord { write.record }
-        var created: Bool { write.record.versionID == 1 }
+        var created: Bool { write.record.versionID == 1 || write.followsDeletion }
     }
 
-    /// The answer to a stored write: 201 or 200, the resource, `Location`, `ETag`, `Last-Modified`.
+    /// The answer to a stored write: 201 or 200, the resource, `Location`, `ETag`, `Last-Modified`;
+    /// to a deletion 204 with the deletion's `ETag`.
     func writeResponse(_ prepared: PreparedWrite) -> ServiceResponse {
         let record = prepared.record
         return ServiceResponse(status: prepared.created ? 201 : 200, contentType: Self.fhirJSON,
                                headers: [("Location", "\(baseURL)/fhir/\(record.type)/\(record.id)")] + Self.versionHeaders(record), body: record.json)
+        if record.isDeletion { return ServiceResponse(status: 204, contentType: Self.fhirJSON, headers: [("ETag", "W/\"\(record.versionID)\"")], body: []) }
     }
 
     /// `ifMatch` (an `If-Match` header): the update goes ahead only when it names the stored

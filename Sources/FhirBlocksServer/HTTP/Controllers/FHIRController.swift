@@ -12,7 +12,7 @@ import SmartHealthCards
 /// | `{type}` (PUT: conditional update) | search | create (`If-None-Exist`: conditional) | update the one match | – |
 /// | `{type}/_history`, `{type}/{id}/_history` | history | – | – | – |
 /// | `{type}/{id}/_history/{vid}` | vread | – | – | – |
-/// | `{type}/{id}` | read | `{type}/$validate` | update or create (`If-Match`) | 405 |
+/// | `{type}/{id}` | read | `{type}/$validate` | update or create (`If-Match`) | delete (`If-Match`); PATCH 405 |
 /// | `Patient/{id}/$everything` | everything | – | – | – |
 /// | `Patient/{id}/$health-cards-issue` (`%24` too) | – | issue cards | – | – |
 /// | `{type}/{id}/**` (anything deeper) | – | – | – | – |
@@ -77,6 +77,15 @@ struct FHIRController: TrustEndpoints {
                 }
             }
         }
+        // A Bulk Data Group by id: the export routes hold the constant `Group` (`Group/{group}/$export`),
+        // which a request for `Group/{id}` follows rather than `{type}`, so it is named here (by the same parameter).
+        reads.get(RouterPath("Group/{group}")) { request, context in
+            let id = context.parameters.get("group") ?? ""
+            let resolved = context.unconfirmedBearer
+            return try await FhirBlocksRouter.handle(request, context: context, limit: limit) { request in
+                await readByID(type: "Group", id: id, resolved: resolved, request: request)
+            }
+        }
         // The rest need an active token.
         let protected = routes.group().add(middleware: BearerAuthenticationMiddleware(
             ledger: trustLedger, policy: .required(refusal: Self.fhirUnauthenticated(), bodyLimit: limit)))
@@ -113,8 +122,11 @@ struct FHIRController: TrustEndpoints {
                     guard Self.isValidateOperation(parameters.get("id") ?? "") else { return Self.unknownFHIRPath() }
                     return await fhir.validateResource(type: Self.type(parameters, prefix), body: request.body, access: access)
                 },
-                .delete: { _, _, _, _ in Self.fhirNotDeletable() },
-                .patch: { _, _, _, _ in Self.fhirNotDeletable() },
+                .delete: { fhir, request, access, parameters in
+                    await fhir.delete(type: Self.type(parameters, prefix), id: parameters.get("id") ?? "", access: access,
+                                      ifMatch: request.headers["if-match"])
+                },
+                .patch: { _, _, _, _ in Self.fhirNotPatchable() },
             ])
         }
         add(protected, "Patient/{id}/$everything", [.get: { fhir, request, access, parameters in
