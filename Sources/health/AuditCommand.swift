@@ -5,5 +5,5 @@ struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Check a FhirBlocks audit log (exit codes: 0 intact, 1 tampered, 2 unreachable or usage error).",
-        subcommands: [AuditVerifyCommand.self])
+        subcommands: [AuditVerifyCommand.self, AuditWitnessCommand.self])
 }
