@@ -34,6 +34,10 @@
 #                                         # Sharing page's audit search, the Sharing page with a wallet (its audit log
 #                                         # verified from the last checkpoint), `Patient/$everything` through HTTP (first
 #                                         # page, middle page) and in the store; then each 10,000/100 ratio
+#   scripts/bench.sh export               # Bulk Data export of 100,000 Observations of one patient through the server on
+#                                         # loopback (kick-off, poll, download to a file) against a raw SELECT of the same
+#                                         # stored JSON written to a file, same run, with the resident memory's growth
+#                                         # (ServerBenchmarks, its "Bulk export" benchmarks only; goal >= 0.5x, < 64 MB)
 #   scripts/bench.sh size                 # the release `health` binary's size, unstripped and stripped, with
 #                                         # its stored ceilings and last measured figures
 #   scripts/bench.sh all                  # every executable, one after the other, then the binary's size
@@ -88,7 +92,7 @@ case "${1:-}" in
 esac
 suite="store"
 case "${1:-}" in
-    store|cards|fhir|fhir-python|server|records|sync|import|parsing|ui|pages|size|all) suite="$1"; shift ;;
+    store|cards|fhir|fhir-python|server|records|sync|import|parsing|ui|pages|export|size|all) suite="$1"; shift ;;
 esac
 
 # The release `health` binary's size, as built (unstripped: symbols and debug sections) and as
@@ -189,6 +193,7 @@ case "$suite" in
     cards) products=(CardBenchmarks) ;;
     fhir) products=(FHIRBenchmarks) ;;
     server) products=(ServerBenchmarks) ;;
+    export) products=(ServerBenchmarks); set -- --filter 'Bulk export.*' "$@" ;;
     records) products=(RecordsBenchmarks) ;;
     sync) products=(SyncBenchmarks) ;;
     import) products=(ImportBenchmarks) ;;

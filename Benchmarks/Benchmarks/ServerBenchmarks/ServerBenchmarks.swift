@@ -44,6 +44,7 @@ let benchmarks: @Sendable () -> Void = {
     auditUnderLoadBenchmarks()
     everythingBenchmarks()
     everythingScaleBenchmarks()
+    exportBenchmarks()
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], timeUnits: .microseconds, warmupIterations: 20,
                                                 maxDuration: .seconds(10), maxIterations: 5_000)
 
