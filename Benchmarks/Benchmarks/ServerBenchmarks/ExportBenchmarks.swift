@@ -128,8 +128,12 @@ struct ExportFixture: Sendable {
             let rows = try Row.fetchCursor(db, sql: "SELECT json FROM fhir_resource WHERE patient = ? AND type = 'Observation'",
                                            arguments: [patient.rawValue])
             while let row = try rows.next() {
-                guard let json = row.dataNoCopy(atIndex: 0) else { continue }
-                buffer.append(contentsOf: json)
+                let present = try row.withUnsafeData(atIndex: 0) { (json: Data?) -> Bool in
+                    guard let json else { return false }
+                    buffer.append(contentsOf: json)
+                    return true
+                }
+                guard present else { continue }
                 buffer.append(UInt8(ascii: "\n"))
                 lines += 1
                 if buffer.count >= ExportFixture.bufferSize {
