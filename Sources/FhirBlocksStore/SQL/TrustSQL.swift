@@ -123,6 +123,11 @@ public enum TrustSQL {
         let (patient, type, id) = (SQLValue.text(record.patient.rawValue), SQLValue.text(record.type), SQLValue.text(record.id))
         let (lastUpdated, json) = (SQLValue.integer(record.lastUpdated.millisecondsSince1970), SQLValue.bytes(record.json))
         let conflict = TrustStoreError.conflict("\(record.type)/\(record.id)")
+        let historyInsert = """
+            INSERT INTO fhir_resource_history (type, id, version_id, patient, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (patient, type, id, version_id) DO NOTHING
+            """
+        let historyArguments: [SQLValue] = [type, id, .integer(version), patient, lastUpdated, json]
         var writes: [Write] = []
         if record.isDeletion {
             writes.append(Write(SQLStatement("""
@@ -134,11 +139,6 @@ public enum TrustSQL {
         }
         if record.versionID == 1 || write.followsDeletion {
             writes.append(Write(SQLStatement("""
-        let historyInsert = """
-            INSERT INTO fhir_resource_history (type, id, version_id, patient, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (patient, type, id, version_id) DO NOTHING
-            """
-        let historyArguments: [SQLValue] = [type, id, .integer(version), patient, lastUpdated, json]
                 INSERT INTO fhir_resource (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (patient, type, id) DO NOTHING RETURNING version_id
                 """, [type, id, patient, .integer(version), lastUpdated, json]), expectsRow: conflict))

@@ -39,7 +39,8 @@ extension FHIRController {
 
     static let fhirJSON = "application/fhir+json"
 
-    /// Whether any grant covers the type and interaction at all (independent of any resource).
+    /// Whether any grant covers the type and interaction at all (independent of any resource;
+    /// a granular scope's grant counts, its query is checked per resource by `visible`).
     func covers(_ grants: [PermissionScope], type: String, interaction: AccessRights) -> Bool {
         AccessDecision.evaluate(grants: grants.map(\.unfiltered), resourceType: type, interaction: interaction,
                                 labels: SecurityLabels(confidentiality: .U, sensitivities: []), policy: configuration.labelPolicy) != .denyNoScope
@@ -85,9 +86,9 @@ extension FHIRController {
         guard ResourceScope(type) != nil, Self.isValidID(id) else {
             return Self.outcome(status: 404, code: "not-found", "unknown resource")
         }
+        if type == "Group" { return await readGroup(id: id, access: access) }
         var controls = FHIRResultControls()
         if let request, !request.rawQuery.isEmpty {
-        if type == "Group" { return await readGroup(id: id, access: access) }
             do {
                 let parameters = try FormBody.parse(Array(request.rawQuery.utf8), mode: .strict, repeatsAllowed: true).value.fields
                 controls = try FHIRResultControls(type: type, parameters: parameters, search: false)
@@ -122,10 +123,10 @@ extension FHIRController {
         }
         guard let record, record.patient == access.token.patient,
               visible(stored: record.json, type: type, interaction: .read, grants: access.grants) else {
-            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found", quirks: quirks)
-            return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
             // A deleted resource whose last version the token may read: 410.
             if record == nil, let gone = await goneResponse(type: type, id: id, access: access, quirks: quirks) { return gone }
+            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found", quirks: quirks)
+            return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
         }
         // Nothing is disclosed unless its audit entry is stored.
         do {
@@ -182,9 +183,9 @@ extension FHIRController {
 
     func search(type: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
         guard ResourceScope(type) != nil else { return Self.outcome(status: 404, code: "not-found", "unknown resource type") }
+        if type == "Group", let refusal = Self.notStoredTypeRefusal(type) { return refusal }
         guard covers(access.grants, type: type, interaction: .search) else {
             try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "insufficient_scope")
-        if type == "Group", let refusal = Self.notStoredTypeRefusal(type) { return refusal }
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover searching \(type)")
         }
         if type != "Consent", type != "AuditEvent" { return await searchStored(type: type, request: request, access: access) }
@@ -312,13 +313,13 @@ extension FHIRController {
             return .failure(Refusal(response: Self.outcome(status: 422, code: "processing", text)))
         }
         let existing: FHIRResourceRecord?
-        do {
-            existing = try await store.resource(patient: access.token.patient, type: type, id: id)
         // A client-chosen id may name a deleted resource: written again, it takes the version after the deletion.
         var deletion: FHIRResourceRecord?
+        do {
+            existing = try await store.resource(patient: access.token.patient, type: type, id: id)
+            if existing == nil, pathID != nil { deletion = try await deletionEnding(type: type, id: id, patient: access.token.patient)?.deletion }
         } catch {
             return .failure(Refusal(response: Self.outcome(status: 500, code: "exception", "storage failure")))
-            if existing == nil, pathID != nil { deletion = try await deletionEnding(type: type, id: id, patient: access.token.patient)?.deletion }
         }
         let interaction: AccessRights = existing == nil ? .create : .update
         // The token must be allowed the new version's labels, and, to replace a version, that
@@ -376,9 +377,9 @@ extension FHIRController {
     /// to a deletion 204 with the deletion's `ETag`.
     func writeResponse(_ prepared: PreparedWrite) -> ServiceResponse {
         let record = prepared.record
+        if record.isDeletion { return ServiceResponse(status: 204, contentType: Self.fhirJSON, headers: [("ETag", "W/\"\(record.versionID)\"")], body: []) }
         return ServiceResponse(status: prepared.created ? 201 : 200, contentType: Self.fhirJSON,
                                headers: [("Location", "\(baseURL)/fhir/\(record.type)/\(record.id)")] + Self.versionHeaders(record), body: record.json)
-        if record.isDeletion { return ServiceResponse(status: 204, contentType: Self.fhirJSON, headers: [("ETag", "W/\"\(record.versionID)\"")], body: []) }
     }
 
     /// `ifMatch` (an `If-Match` header): the update goes ahead only when it names the stored
