@@ -289,7 +289,8 @@ public struct HealthRecordImporter: Sendable {
 
     /// The records of the clinical resources; everything else is counted as skipped or refused.
     /// Each record keeps its patient in its metadata (``HealthRecordPatient``), named after the
-    /// Patient among `slices` that its reference points at.
+    /// Patient among `slices` that its reference points at, and a lab result its test's code
+    /// (``HealthRecordTestCode``).
     func records(from slices: [FHIRResourceSlice], input: String, report: inout HealthRecordImportReport) -> [HKClinicalRecord] {
         var records: [HKClinicalRecord] = []
         // The input's Patients name the records' patient (kept in each record's metadata).
@@ -318,7 +319,8 @@ public struct HealthRecordImporter: Sendable {
             records.append(HKClinicalRecord(type: HKClinicalType(clinicalType), startDate: start, endDate: max(start, description.endDate ?? start),
                                             displayName: description.displayName, fhirResource: resource,
                                             metadata: (HealthRecordPatient.of(slice.resource, patients: patients)
-                                                ?? HealthRecordPatient(reference: "", person: nil)).metadata))
+                                                ?? HealthRecordPatient(reference: "", person: nil)).metadata
+                                                .merging(HealthRecordTestCode.metadata(clinicalType, resource: slice.resource)) { own, _ in own }))
         }
         return records
     }
@@ -327,6 +329,10 @@ public struct HealthRecordImporter: Sendable {
     /// had with the same content (a re-import), to `alreadyStored`.
     private func save(_ records: [HKSample], sourceName: String, into report: inout HealthRecordImportReport) async throws {
         guard !records.isEmpty else { return }
+        // Records stored before the import kept their patient and test code get them first (once per
+        // store; afterwards a lookup each), so that the same records imported again match them.
+        try await HealthRecordPatient.completeStoredRecords(in: store)
+        try await HealthRecordTestCode.completeStoredRecords(in: store)
         // Records whose Patient came in another file, stored before, are named after it.
         let records = try await HealthRecordPatient.named(records, in: store)
         let counts = try await store.saveHealthRecords(records, source: Self.source(named: sourceName))

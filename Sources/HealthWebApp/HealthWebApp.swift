@@ -185,12 +185,16 @@ public struct HealthWebApp: Sendable {
     /// uploads' temporary files still there (of imports running or waiting).
     public func run(port: Int, logger: Logger = Logger(label: "health-ui"), onListening: @escaping @Sendable (Int) async -> Void) async throws {
         defer { uploads.removeAll() }
-        // Records stored before the import kept their patient get it once, in the background (the
-        // Profile and Health records pages wait for it if they come first).
+        // Records stored before the import kept their patient (and lab results their test's code)
+        // get it once, in the background (the pages that need it wait for it if they come first).
         let store = store
         let pass = Task {
             do { try await HealthRecordPatient.completeStoredRecords(in: store) } catch {
                 logger.warning("the health records' patients could not be completed: \(error)")
+            }
+            // And lab results their test's code, by which a result's page finds the same test's others.
+            do { try await HealthRecordTestCode.completeStoredRecords(in: store) } catch {
+                logger.warning("the lab results' test codes could not be completed: \(error)")
             }
         }
         defer { pass.cancel() }

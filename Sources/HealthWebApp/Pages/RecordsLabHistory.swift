@@ -1,5 +1,6 @@
 import Foundation
 import HealthPresentation
+import HealthRecords
 import OpenHealthKit
 
 /// A lab result's history: the earlier (and later) results of the same test (the same code), as
@@ -16,15 +17,6 @@ struct RecordsLabHistory {
         let value: Double
         let unit: String
         let uuid: UUID
-    }
-
-    /// The test's key: its first coding's system and code, else its code's text.
-    static func key(_ resource: [String: Any]) -> String? {
-        guard let code = resource["code"] as? [String: Any] else { return nil }
-        if let coding = (code["coding"] as? [[String: Any]])?.first(where: { $0["code"] is String }), let value = coding["code"] as? String {
-            return "\(coding["system"] as? String ?? "")|\(value)"
-        }
-        return (code["text"] as? String).map { "text|\($0)" }
     }
 
     /// A result's number and unit, when its value is a quantity.
@@ -48,13 +40,17 @@ struct RecordsLabHistory {
     ///   - resource: its FHIR resource, parsed.
     func section(for record: HKClinicalRecord, resource: [String: Any]) async throws -> String {
         guard record.clinicalType.identifier == HKClinicalTypeIdentifier.labResultRecord.rawValue,
-              let key = Self.key(resource), let own = Self.quantity(resource) else { return "" }
-        let all = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))],
+              let key = record.fhirResource.flatMap({ HealthRecordTestCode.code(json: $0.data) }), let own = Self.quantity(resource) else { return "" }
+        // Only the results of this test, found by the code the import keeps in their metadata (an
+        // index lookup); lab results stored before it did get it once first.
+        try await HealthRecordTestCode.completeStoredRecords(in: store)
+        let sameTest = HKQuery.predicateForObjects(withMetadataKey: HealthRecordTestCode.key, allowedValues: [key])
+        let all = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord), predicate: sameTest)],
                                                     sortDescriptors: [SortDescriptor(\HKClinicalRecord.startDate)]).result(for: store)
         let results: [Result] = all.compactMap { other in
             guard let data = other.fhirResource?.data,
                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  Self.key(object) == key, let quantity = Self.quantity(object), quantity.unit == own.unit else { return nil }
+                  let quantity = Self.quantity(object), quantity.unit == own.unit else { return nil }
             return Result(date: other.startDate, value: quantity.value, unit: quantity.unit, uuid: other.uuid)
         }
         guard !results.isEmpty else { return "" }
