@@ -1,4 +1,5 @@
 import Foundation
+import HealthRecords
 import OpenHealthKit
 
 /// One sync's view of its connection: the tokens in use, refreshed when they expire or the
@@ -66,6 +67,10 @@ final class SyncSession {
         do {
             let stored = try connection.stored()
             if let source, !records.isEmpty || !deleting.isEmpty {
+                // Records stored before the import kept their patient and test code get them first
+                // (once per store), so that the same records synced again match them, as an import's do.
+                try await HealthRecordPatient.completeStoredRecords(in: store)
+                try await HealthRecordTestCode.completeStoredRecords(in: store)
                 try await store.saveHealthRecords(records, source: source, deletingVerifiableRecords: deleting, connection: stored)
             } else {
                 try await store.saveHealthRecordsConnection(stored)
