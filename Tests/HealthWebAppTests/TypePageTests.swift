@@ -53,9 +53,10 @@ struct TypePageTests {
         #expect(Self.bars(summary.body) == expected)
         #expect(page.body.contains("aria-current=\"true\">\(period.rawValue.capitalized)</a>"))
         #expect(!page.body.contains("Next \(period.rawValue)"))
-        // At most six labels under the bars, as far apart as a phone needs: a year's twelve `2025-11` show four (every third).
+        // At most six labels under the bars, as far apart as a phone needs: a year's twelve months show six on a
+        // phone (every other month; a wide screen shows all twelve, SVGChartTests).
         let labels = SVGChartTests.axisTexts(page.body, anchor: "middle")
-        #expect(labels.count == [SummaryPeriod.day: 6, .week: 4, .month: 6, .year: 4][period], "\(labels.map(\.text))")
+        #expect(labels.count == [SummaryPeriod.day: 6, .week: 4, .month: 6, .year: 6][period], "\(labels.map(\.text))")
         let widest = Double(labels.map(\.text.count).max() ?? 0) * SVGChart.charWidth * SVGChart.phoneTextSize
         #expect(zip(labels, labels.dropFirst()).allSatisfy { $1.x - $0.x >= widest + SVGChart.labelGap }, "\(labels)")
         // A period ending earlier: its chart is that period's statistics, and Next leads forward.
