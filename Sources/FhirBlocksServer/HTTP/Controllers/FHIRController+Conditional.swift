@@ -6,7 +6,9 @@ import FhirBlocksStore
 /// existing match, 412 on several), `PUT /fhir/{type}?search` (update the one match, create
 /// when none, 412 on several), `If-Match` on update (412 on a stale version) and
 /// `If-None-Match` on read (304). A condition is a strict search (an unknown parameter is
-/// 400, never ignored) in the token's compartment, seeing only what the token may read.
+/// 400, never ignored) in the token's compartment, seeing only what the token may read: under a
+/// SMART v2 granular scope each match is checked against the scope's query as a read is, so a
+/// condition that matches only resources the token may not see matches nothing.
 extension FHIRController {
     /// Whether an `If-Match`/`If-None-Match` value names `version`: `*`, or a list of entity
     /// tags, weak (`W/"3"`) or strong (`"3"`).
@@ -43,7 +45,7 @@ extension FHIRController {
             return ServiceResponse(status: 200, contentType: Self.fhirJSON,
                                    headers: [("Location", "\(baseURL)/fhir/\(type)/\(record.id)")] + Self.versionHeaders(record), body: record.json)
         default:
-            return Self.outcome(status: 412, code: "duplicate", "If-None-Exist matches \(matches.total) resources")
+            return Self.outcome(status: 412, code: "duplicate", "If-None-Exist matches \(matches.described)")
         }
     }
 
@@ -70,14 +72,21 @@ extension FHIRController {
             }
             return await write(type: type, id: id, body: request.body, access: access, ifMatch: request.headers["if-match"])
         default:
-            return Self.outcome(status: 412, code: "multiple-matches", "the conditional update's search matches \(matches.total) resources")
+            return Self.outcome(status: 412, code: "multiple-matches", "the conditional update's search matches \(matches.described)")
         }
     }
 
-    /// What a condition matched: the first two, and how many in all.
+    /// What a condition matched: the first two, and how many in all (`exact`), or at least two
+    /// (not `exact`: a granular scope's matches are checked until two are found).
     struct ConditionMatches {
         var records: [FHIRResourceRecord]
         var total: Int
+        var exact = true
+
+        /// How many resources matched, in words.
+        var described: String {
+            exact ? "\(total) resources" : "several resources, or too many to check one by one"
+        }
     }
 
     /// A refusal as an error (for `Result`).
@@ -103,6 +112,16 @@ extension FHIRController {
         query.timeBudget = configuration.searchTimeBudget
         for reference in query.compartment where !(await isTokenPatient(reference, patient: access.token.patient)) {
             return .success(ConditionMatches(records: [], total: 0))
+        }
+        // A granular scope's query is checked per resource (the store's count would hold what it hides).
+        if GranularScopes.anyFiltered(access.grants) {
+            do {
+                let found = try await visibleMatches(query, type: type, interaction: .read, access: access, keep: 2, enough: 2)
+                // Not all checked: at least two, as far as the callers are concerned (neither none nor one).
+                return .success(ConditionMatches(records: found.records, total: found.complete ? found.count : max(found.count, 2), exact: found.complete))
+            } catch {
+                return .failure(Refusal(response: Self.outcome(status: 500, code: "exception", "storage failure")))
+            }
         }
         let grants = access.grants
         let policy = configuration.labelPolicy

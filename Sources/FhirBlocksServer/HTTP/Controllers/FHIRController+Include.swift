@@ -5,8 +5,9 @@ import FhirBlocksStore
 /// `_include` and `_revinclude` on a search: the resources a page's matches reference through
 /// a reference search parameter (`_include=Observation:subject`), and those that reference
 /// the matches (`_revinclude=Provenance:target`). Only the token's compartment is read, and
-/// every included resource passes the same scope and label filters as a read by id
-/// (a resource the token may not read is left out, as if absent); they go into the Bundle
+/// every included resource passes the same scope and label filters as a read by id, a SMART
+/// v2 granular scope's query checked per resource (a resource the token may not read is left
+/// out, as if absent); they go into the Bundle
 /// with `search.mode = include` and are audited with the matches.
 extension FHIRController {
     /// The most resources one page includes (the rest are left out, as FHIR allows).
@@ -51,7 +52,9 @@ extension FHIRController {
         }
         for inclusion in controls.revincludes where covers(access.grants, type: inclusion.sourceType, interaction: .read) {
             if let target = inclusion.targetType, target != type { continue }
-            let grants = access.grants
+            // The store filters by labels under the grants without their granular queries (a filtered
+            // grant alone would hide the whole type); `add` then checks each resource's query, as a search does.
+            let grants = access.grants.map(\.unfiltered)
             let policy = configuration.labelPolicy
             let sourceType = inclusion.sourceType
             let values = matches.map { SearchValue.reference(type: type, id: $0.id) }

@@ -6,7 +6,10 @@ import FhirBlocksStore
 /// `Patient/{id}/$everything`: the R4 search parameters of ``FhirBlocksStore/SearchParameterTable``
 /// (token, date, reference and string), `_count`, `_sort`, key-based paging through absolute
 /// `next` links and an accurate `total`. Every result passes the scope and label filters and
-/// is audited before it is sent.
+/// is audited before it is sent. Under a SMART v2 granular scope the store counts what the
+/// grants without their queries cover, so the `total` is counted again over the matches the
+/// token may see (``visibleMatches(_:type:interaction:access:keep:enough:)``), and left out
+/// when there are too many to count that way: it never counts a resource the token may not see.
 extension FHIRController {
     /// Searches stored resources of `type` (not Consent or AuditEvent, which the server builds).
     func searchStored(type: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
@@ -36,6 +39,7 @@ extension FHIRController {
             return Self.outcome(status: 400, code: "not-supported", error.description)
         }
         var result = SearchResult(total: 0, records: [], next: nil)
+        var total: Int? = 0
         var included: [FHIRResourceRecord] = []
         // One store read per compartment reference, stopping at the first that is not the token's.
         var inCompartment = true
@@ -51,8 +55,17 @@ extension FHIRController {
                 result = try await store.search(query, patient: access.token.patient) { labels in
                     AccessDecision.evaluate(grants: grants, resourceType: type, interaction: .search, labels: labels, policy: policy).isPermitted
                 }
+                total = result.total
                 if GranularScopes.anyFiltered(access.grants) {
                     result.records = result.records.filter { visible(stored: $0.json, type: type, interaction: .search, grants: access.grants) }
+                    // The store's total counts what the queries hide: one page holding every match
+                    // counts itself, otherwise the matches are counted one by one.
+                    if query.cursor == nil, result.next == nil, query.count > 0 {
+                        total = result.records.count
+                    } else {
+                        let counted = try await visibleMatches(query, type: type, interaction: .search, access: access, keep: 0)
+                        total = counted.complete ? counted.count : nil
+                    }
                 }
                 included = try await self.included(controls, type: type, matches: result.records, access: access)
             } catch .timedOut {
@@ -82,12 +95,58 @@ extension FHIRController {
         let selfLink = link(query.cursor)
         let nextLink = result.next.map(link)
         return ServiceResponse(contentType: Self.fhirJSON,
-                               body: searchset(type: type, total: result.total, records: result.records, selfLink: selfLink,
+                               body: searchset(type: type, total: total, records: result.records, selfLink: selfLink,
                                                nextLink: controls.summaryCount ? nil : nextLink, ignored: query.ignored, included: included))
     }
 
     /// The `Retry-After` of a search stopped at its time budget (seconds).
     static let searchRetryAfterSeconds = 5
+
+    /// The most matches ``visibleMatches(_:type:interaction:access:keep:enough:)`` checks one by one.
+    static let maximumCheckedMatches = 10_000
+
+    /// The matches of `query` (from its first on, whatever its cursor and page size) the token
+    /// may see: the store filters by labels under the grants without their granular queries,
+    /// then each match is checked as a read is (``visible(stored:type:interaction:grants:)``).
+    struct VisibleMatches {
+        /// The first of them (at most `keep`).
+        var records: [FHIRResourceRecord] = []
+        /// How many were found.
+        var count = 0
+        /// Whether every match was checked (so `count` is all of them).
+        var complete = false
+    }
+
+    /// The matches of `query` the token may see, read ``SearchQuery/maximumCount`` at a time:
+    /// the first `keep`, and how many, stopping once `enough` are found or past
+    /// ``maximumCheckedMatches`` matches checked (then not `complete`).
+    func visibleMatches(_ query: SearchQuery, type: String, interaction: AccessRights, access: BearerAccess, keep: Int, enough: Int = .max)
+        async throws(TrustStoreError) -> VisibleMatches {
+        var scan = query
+        scan.cursor = nil
+        scan.count = SearchQuery.maximumCount
+        let grants = access.grants.map(\.unfiltered)
+        let policy = configuration.labelPolicy
+        var found = VisibleMatches()
+        var checked = 0
+        while true {
+            let page = try await store.search(scan, patient: access.token.patient) { labels in
+                AccessDecision.evaluate(grants: grants, resourceType: type, interaction: interaction, labels: labels, policy: policy).isPermitted
+            }
+            for record in page.records where visible(stored: record.json, type: type, interaction: interaction, grants: access.grants) {
+                if found.records.count < keep { found.records.append(record) }
+                found.count += 1
+                if found.count >= enough { return found }
+            }
+            checked += scan.count
+            guard let next = page.next else {
+                found.complete = true
+                return found
+            }
+            guard checked < Self.maximumCheckedMatches else { return found }
+            scan.cursor = next
+        }
+    }
 
     /// The absolute URL of a search page for a cursor: the request's parameters without its
     /// cursor, then the cursor's (the parameters encoded once for every page's link).
