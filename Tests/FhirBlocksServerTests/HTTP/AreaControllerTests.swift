@@ -102,8 +102,8 @@ import TestSupport
         let world = try await TestWorld.make(backend)
         try await withTeardown({ await world.close() }) {
             let service = world.service
-            let fhir = FHIRController(store: service.store, trustLedger: service.trustLedger, committer: service.committer,
-                                      cardIssuerKey: service.cardIssuerKey, discovery: service.discovery)
+            let fhir = FHIRController(store: service.store, historyStore: service.store as? any ResourceHistoryStore, trustLedger: service.trustLedger,
+                                      committer: service.committer, cardIssuerKey: service.cardIssuerKey, discovery: service.discovery)
             try await Self.exchange({ router in router.addRoutes(fhir.routes, atPath: "fhir") }) { client in
                 #expect(try await Self.send(client, .get, "/fhir/metadata").json["resourceType"] == .string("CapabilityStatement"))
                 for (method, path) in [(HTTPRequest.Method.get, "/fhir/Observation"), (.post, "/fhir/Observation"), (.get, "/fhir/Patient/p1"),

@@ -25,17 +25,7 @@ extension FHIRController {
         case .success(let deletion): prepared = deletion
         }
         guard let prepared else { return ServiceResponse(status: 204, contentType: Self.fhirJSON, body: []) }
-        var change = TrustChange()
-        change.resources = [prepared.write]
-        change.auditEntries = [prepared.audit]
-        do {
-            try await storeCommit(change)
-        } catch .conflict {
-            return Self.outcome(status: 409, code: "conflict", "\(type)/\(id) was written concurrently; retry")
-        } catch {
-            return Self.outcome(status: 500, code: "exception", "the resource could not be deleted")
-        }
-        return writeResponse(prepared)
+        return await commitWrite(prepared)
     }
 
     /// Checks a delete of `type/id` for `access` without storing it: the deletion and its audit

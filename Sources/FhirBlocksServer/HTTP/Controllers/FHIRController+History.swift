@@ -29,9 +29,6 @@ extension FHIRController {
             + "\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
     }
 
-    /// The store's versions, nil when it keeps none.
-    var historyStore: (any ResourceHistoryStore)? { store as? any ResourceHistoryStore }
-
     /// `GET /fhir/{type}/{id}/_history/{vid}`: one version, with its `ETag` and `Last-Modified`.
     func vread(type: String, id: String, version versionText: String, access: BearerAccess) async -> ServiceResponse {
         guard ResourceScope(type) != nil, Self.isValidID(id), Self.notStoredTypeRefusal(type) == nil else {

@@ -390,15 +390,23 @@ extension FHIRController {
         case .failure(let refusal): return refusal.response
         case .success(let write): prepared = write
         }
+        return await commitWrite(prepared)
+    }
+
+    /// Commits a checked write or deletion with its audit entry (one transaction) and answers
+    /// it (``writeResponse(_:)``): 409 when the resource was written concurrently (the store's
+    /// `conflict`), 500 when the store failed otherwise.
+    func commitWrite(_ prepared: PreparedWrite) async -> ServiceResponse {
         var change = TrustChange()
         change.resources = [prepared.write]
         change.auditEntries = [prepared.audit]
+        let record = prepared.record
         do {
             try await storeCommit(change)
         } catch .conflict {
-            return Self.outcome(status: 409, code: "conflict", "\(prepared.record.type)/\(prepared.record.id) was written concurrently; retry")
+            return Self.outcome(status: 409, code: "conflict", "\(record.type)/\(record.id) was written concurrently; retry")
         } catch {
-            return Self.outcome(status: 500, code: "exception", "the resource could not be stored")
+            return Self.outcome(status: 500, code: "exception", "the resource could not be \(record.isDeletion ? "deleted" : "stored")")
         }
         return writeResponse(prepared)
     }

@@ -26,8 +26,17 @@ import SmartHealthCards
 /// first: 413 beyond ``ServerConfiguration/maximumBodySize``). The read by id is behind the
 /// middleware's `unconfirmed` policy: it confirms the token in the same store read as the resource.
 struct FHIRController: TrustEndpoints {
-    /// The store the handlers read (resources, tokens, the audit log, replay caches).
-    let store: any TrustStore
+    /// The parts of the store the handlers read themselves (every write goes through the
+    /// committer): resources, their writers and search (`ResourceStore`), the audit log's
+    /// entries about a patient, shown as AuditEvents (`AuditStore`), and the Bulk Data Groups
+    /// read by id (`ExportStore`).
+    typealias Store = ResourceStore & AuditStore & ExportStore
+
+    /// The store's parts the handlers read (``Store``).
+    let store: any Store
+    /// The versions the store keeps (`vread`, `_history`, what a deletion ended); nil when it
+    /// keeps none (those answer 404).
+    let historyStore: (any ResourceHistoryStore)?
     let trustLedger: TrustLedger
     let committer: ChangeCommitter
     /// The SMART Health Cards issuer key of `$health-cards-issue` (nil: the server issues no cards).
@@ -35,8 +44,10 @@ struct FHIRController: TrustEndpoints {
     /// The discovery documents (the CapabilityStatement at `metadata`).
     let discovery: DiscoveryHandler
 
-    init(store: any TrustStore, trustLedger: TrustLedger, committer: ChangeCommitter, cardIssuerKey: SHCIssuerKey?, discovery: DiscoveryHandler) {
+    init(store: any Store, historyStore: (any ResourceHistoryStore)?, trustLedger: TrustLedger, committer: ChangeCommitter, cardIssuerKey: SHCIssuerKey?,
+         discovery: DiscoveryHandler) {
         self.store = store
+        self.historyStore = historyStore
         self.trustLedger = trustLedger
         self.committer = committer
         self.cardIssuerKey = cardIssuerKey
@@ -45,8 +56,8 @@ struct FHIRController: TrustEndpoints {
 
     /// The controller over `service`'s components.
     init(service: TrustService) {
-        self.init(store: service.store, trustLedger: service.trustLedger, committer: service.committer, cardIssuerKey: service.cardIssuerKey,
-                  discovery: service.discovery)
+        self.init(store: service.store, historyStore: service.store as? any ResourceHistoryStore, trustLedger: service.trustLedger,
+                  committer: service.committer, cardIssuerKey: service.cardIssuerKey, discovery: service.discovery)
     }
 
     /// What answers one route: the controller, the collected request, the access its token

@@ -12,8 +12,15 @@ import Hummingbird
 /// with the audit log, and the rate limits; the backend-services token grant shares the VACA
 /// endpoints' ``TokenIssuer``.
 struct SmartAuthorizationController: RateLimitedEndpoints {
-    /// The store the handlers read (resources, tokens, the audit log, replay caches).
-    let store: any TrustStore
+    /// The parts of the store the handlers read and write themselves (every other write goes
+    /// through the committer): SMART apps, authorizations and refresh tokens, and access tokens
+    /// introspected or revoked (`TokenStore`), the purge of unapproved apps (`LedgerStore`),
+    /// backend clients (`BackendClientStore`), the replay cache of client assertions
+    /// (`NonceStore`) and VACA's authorization codes (`AuthorizationCodeStore`).
+    typealias Store = LedgerStore & TokenStore & BackendClientStore & NonceStore & AuthorizationCodeStore
+
+    /// The store's parts the handlers read (``Store``).
+    let store: any Store
     let trustLedger: TrustLedger
     let committer: ChangeCommitter
     let rateLimits: RateLimits
@@ -22,7 +29,7 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
     /// The largest form the token, introspection and revocation endpoints read.
     static let formLimit = 64 * 1024
 
-    init(store: any TrustStore, trustLedger: TrustLedger, committer: ChangeCommitter, rateLimits: RateLimits, discovery: DiscoveryHandler) {
+    init(store: any Store, trustLedger: TrustLedger, committer: ChangeCommitter, rateLimits: RateLimits, discovery: DiscoveryHandler) {
         self.store = store
         self.trustLedger = trustLedger
         self.committer = committer
