@@ -48,12 +48,8 @@ extension HealthRecordPatient {
     /// - Returns: how many records were given their patient.
     @discardableResult
     public static func completeStoredRecords(in store: HKHealthStore) async throws -> Int {
-        if try await store.hasCompletedStorePass(storedRecordsPass) { return 0 }
-        let unkeyed = NSCompoundPredicate(notPredicateWithSubpredicate: HKQuery.predicateForObjects(withMetadataKey: referenceKey))
-        var completed = 0, idle = 0
-        while true {
-            let records = try await clinicalRecords(in: store, matching: unkeyed, limit: batchSize)
-            guard !records.isEmpty else { break }
+        try await StoredRecordPass.run(storedRecordsPass, missing: referenceKey, of: HKObjectType.allClinicalTypes, batchSize: batchSize,
+                                       in: store) { records in
             let found = records.map { record in (record, of(json: record.fhirResource?.data ?? Data(), patients: [:])) }
             let kept = try await keptPeople(Set(found.map { $0.1.reference }), in: store)
             var additions: [UUID: [String: Any]] = [:]
@@ -67,15 +63,8 @@ extension HealthRecordPatient {
                 patient.person = person
                 additions[record.uuid] = patient.replacingMetadata
             }
-            let changed = try await store.addMetadata(toClinicalRecords: additions)
-            completed += changed
-            // Nothing changed: another pass (a page view beside the background one) got there first.
-            // Its records are not read again; one that could never change would be, so give up after a few.
-            idle = changed > 0 ? 0 : idle + 1
-            guard idle < 3 else { return completed }
+            return additions
         }
-        try await store.completeStorePass(storedRecordsPass)
-        return completed
     }
 
     /// Keeps Patients in the store (by each `Patient/id` reference that may point at them) and names

@@ -50,24 +50,12 @@ public enum HealthRecordTestCode {
     /// - Returns: how many lab results were given their code.
     @discardableResult
     public static func completeStoredRecords(in store: HKHealthStore) async throws -> Int {
-        if try await store.hasCompletedStorePass(storedRecordsPass) { return 0 }
-        let unkeyed = NSCompoundPredicate(notPredicateWithSubpredicate: HKQuery.predicateForObjects(withMetadataKey: key))
-        var completed = 0, idle = 0
-        while true {
-            let records = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord), predicate: unkeyed)],
-                                                            sortDescriptors: [], limit: batchSize).result(for: store)
-            guard !records.isEmpty else { break }
+        try await StoredRecordPass.run(storedRecordsPass, missing: key, of: [HKClinicalType(.labResultRecord)], batchSize: batchSize, in: store) { records in
             var additions: [UUID: [String: Any]] = [:]
             for record in records {
                 additions[record.uuid] = [key: record.fhirResource.flatMap { code(json: $0.data) } ?? ""]
             }
-            let changed = try await store.addMetadata(toClinicalRecords: additions)
-            completed += changed
-            // Nothing changed: another pass got there first; give up after a few such rounds.
-            idle = changed > 0 ? 0 : idle + 1
-            guard idle < 3 else { return completed }
+            return additions
         }
-        try await store.completeStorePass(storedRecordsPass)
-        return completed
     }
 }
