@@ -116,6 +116,22 @@ public struct HTTPClientPolicy: Sendable {
         HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpClientConfiguration)
     }
 
+    /// Sends `request` by this policy (``execute(_:on:)``) on a client made for it
+    /// (``makeClient()``), shut down before the answer or the error is returned: for a request
+    /// sent now and then, such as a key set fetched or a checkpoint sent to a witness.
+    /// - Parameter request: the request; its body, if any, must be bytes (so that it can be sent again).
+    public func execute(_ request: HTTPClientRequest) async throws(HTTPClientPolicyError) -> Response {
+        let client = makeClient()
+        let outcome: Result<Response, HTTPClientPolicyError>
+        do {
+            outcome = .success(try await execute(request, on: client))
+        } catch {
+            outcome = .failure(error)
+        }
+        try? await client.shutdown()
+        return try outcome.get()
+    }
+
     /// One answer, its body read in full within the limit.
     public struct Response: Sendable {
         /// The status code.

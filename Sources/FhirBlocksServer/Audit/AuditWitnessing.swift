@@ -122,21 +122,14 @@ public enum AuditWitnessing {
     private static func post(_ body: String, to url: String) async throws(Failure) -> HTTPClientPolicy.Response {
         let policy = HTTPClientPolicy(connectTimeout: .seconds(10), requestTimeout: .seconds(60), maximumResponseSize: 64 * 1024,
                                       maximumRedirects: 0, retries: 0)
-        let client = policy.makeClient()
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
         request.body = .bytes(ByteBuffer(string: body))
-        let outcome: Result<HTTPClientPolicy.Response, HTTPClientPolicyError>
         do {
-            outcome = .success(try await policy.execute(request, on: client))
+            return try await policy.execute(request)
         } catch {
-            outcome = .failure(error)
-        }
-        try? await client.shutdown()
-        switch outcome {
-        case .success(let response): return response
-        case .failure(let error): throw Failure("the witness could not be reached: \(error.description)")
+            throw Failure("the witness could not be reached: \(error.description)")
         }
     }
 }

@@ -124,22 +124,15 @@ final class BackendKeySetResolver: Sendable {
     private static func fetch(_ url: String) async throws(BackendAssertionError) -> BackendKeySet {
         let policy = HTTPClientPolicy(connectTimeout: .seconds(10), requestTimeout: .seconds(30), maximumResponseSize: BackendKeySet.maximumSize,
                                       maximumRedirects: 0, retries: 1)
-        let client = policy.makeClient()
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/jwk-set+json, application/json")
-        let outcome: Result<HTTPClientPolicy.Response, HTTPClientPolicyError>
+        let response: HTTPClientPolicy.Response
         do {
-            outcome = .success(try await policy.execute(request, on: client))
+            response = try await policy.execute(request)
         } catch {
-            outcome = .failure(error)
-        }
-        try? await client.shutdown()
-        switch outcome {
-        case .success(let response):
-            guard response.status == 200 else { throw BackendAssertionError("the client's jwks_uri answered \(response.status)") }
-            return try BackendKeySet(json: response.body)
-        case .failure(let error):
             throw BackendAssertionError("the client's jwks_uri could not be fetched: \(error.description)")
         }
+        guard response.status == 200 else { throw BackendAssertionError("the client's jwks_uri answered \(response.status)") }
+        return try BackendKeySet(json: response.body)
     }
 }
