@@ -439,7 +439,8 @@ let package = Package(
         // What the tests share: a seedable generator, a clock they move, an inbox to wait on.
         .target(name: "TestSupport", dependencies: ["ExactJSON"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         // A loopback HTTP(S) server and a certificate authority made per test run, for the tests of
-        // the HTTP clients (HTTPClientPolicyTests, SmartHealthCardsHTTPSTests).
+        // the HTTP clients (HTTPClientPolicyTests, SmartHealthCardsHTTPSTests), and a loopback
+        // Hummingbird application for the peers tests serve (a witness, a key set URL).
         .target(
             name: "HTTPTestSupport",
             dependencies: [
@@ -449,6 +450,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/HTTPTestSupport", swiftSettings: swiftSettings),
         .testTarget(
@@ -570,7 +573,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FhirBlocksServerTests",
-            dependencies: ["CommonSupport", "TestSupport", 
+            dependencies: ["CommonSupport", "TestSupport", "HTTPTestSupport", 
                 "FhirBlocksServer",
                 "FhirBlocksSQLite",
                 "FhirBlocksPostgres",
@@ -607,7 +610,7 @@ let package = Package(
         ),
         .testTarget(
             name: "healthTests",
-            dependencies: ["CommonSupport", "TestSupport", 
+            dependencies: ["CommonSupport", "TestSupport", "HTTPTestSupport", 
                 "health",
                 "RecordsSync",
                 "HealthRecords",

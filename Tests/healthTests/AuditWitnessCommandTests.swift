@@ -2,8 +2,8 @@ import FHIRCore
 import FhirBlocks
 import Foundation
 import HTTPTypes
+import HTTPTestSupport
 import Hummingbird
-import Logging
 import NIOCore
 import Synchronization
 import Testing
@@ -58,23 +58,11 @@ import TestSupport
                 headers[.contentType] = status == 409 ? "text/x.tlog.size" : "text/plain; charset=utf-8"
                 return Response(status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
             }
-            var logger = Logger(label: "cli-witness")
-            logger.logLevel = .warning
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                          onServerRunning: { channel in
-                                              continuation.yield(channel.localAddress?.port ?? 0)
-                                              continuation.finish()
-                                          }, logger: logger)
-            let task = Task { try await application.runService() }
-            var iterator = ports.makeAsyncIterator()
-            let port = await iterator.next() ?? 0
-            return try await withTeardown({
-                task.cancel()
-                _ = await task.result
-            }) {
-                guard port > 0 else { throw ServeCommandTests.TestFailure("the witness did not start") }
-                return try await body("http://127.0.0.1:\(port)")
+            guard let application = await LoopbackApplication.start(router, label: "cli-witness") else {
+                throw ServeCommandTests.TestFailure("the witness did not start")
+            }
+            return try await withTeardown({ await application.stop() }) {
+                try await body(application.url)
             }
         }
     }

@@ -3,8 +3,8 @@ import FhirBlocks
 @testable import FhirBlocksServer
 import FhirBlocksStore
 import Foundation
+import HTTPTestSupport
 import Hummingbird
-import Logging
 import NIOCore
 import Synchronization
 import Testing
@@ -131,7 +131,7 @@ struct BackendKeySetResolverTests {
 /// nil); ``publish(_:)`` replaces the body (a key rotation).
 struct KeySetServer: Sendable {
     let port: Int
-    let task: Task<Void, any Error>
+    let application: LoopbackApplication
     let counter: Counter
     var url: String { "http://127.0.0.1:\(port)/jwks.json" }
     var requests: Int { counter.value.withLock { $0 } }
@@ -161,25 +161,13 @@ struct KeySetServer: Sendable {
             guard let body else { return Response(status: .internalServerError) }
             return Response(status: .ok, headers: [.contentType: "application/jwk-set+json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "jwks-count-test")
-        logger.logLevel = .warning
-        let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                      onServerRunning: { channel in
-                                          continuation.yield(channel.localAddress?.port ?? 0)
-                                          continuation.finish()
-                                      }, logger: logger)
-        let task = Task { try await application.runService() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            task.cancel()
+        guard let application = await LoopbackApplication.start(router, label: "jwks-count-test") else {
             throw TestSkip("the key set server did not start")
         }
-        return KeySetServer(port: port, task: task, counter: counter)
+        return KeySetServer(port: application.port, application: application, counter: counter)
     }
 
     func stop() async {
-        task.cancel()
-        _ = await task.result
+        await application.stop()
     }
 }

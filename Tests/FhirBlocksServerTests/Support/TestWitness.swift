@@ -1,8 +1,8 @@
 import FhirBlocks
 import Foundation
 import HTTPTypes
+import HTTPTestSupport
 import Hummingbird
-import Logging
 import NIOCore
 import Synchronization
 
@@ -16,7 +16,7 @@ final class TestWitness: Sendable {
     let logKey: NoteVerifierKey
     let origin: String
     let port: Int
-    private let task: Task<Void, any Error>
+    private let application: LoopbackApplication
     private let latest: Mutex<(size: Int, root: MerkleHash)>
     /// Every status it answered, in order.
     private let statuses = Mutex<[Int]>([])
@@ -24,13 +24,13 @@ final class TestWitness: Sendable {
     var url: String { "http://127.0.0.1:\(port)" }
     var answered: [Int] { statuses.withLock { $0 } }
 
-    private init(key: NoteSigningKey, logKey: NoteVerifierKey, origin: String, port: Int, task: Task<Void, any Error>,
+    private init(key: NoteSigningKey, logKey: NoteVerifierKey, origin: String, application: LoopbackApplication,
                  start: (size: Int, root: MerkleHash)) {
         self.key = key
         self.logKey = logKey
         self.origin = origin
-        self.port = port
-        self.task = task
+        self.port = application.port
+        self.application = application
         self.latest = Mutex(start)
     }
 
@@ -49,28 +49,16 @@ final class TestWitness: Sendable {
             headers[.contentType] = contentType
             return Response(status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         }
-        var logger = Logger(label: "test-witness")
-        logger.logLevel = .warning
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                      onServerRunning: { channel in
-                                          continuation.yield(channel.localAddress?.port ?? 0)
-                                          continuation.finish()
-                                      }, logger: logger)
-        let task = Task { try await application.runService() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            task.cancel()
+        guard let application = await LoopbackApplication.start(router, label: "test-witness") else {
             throw TestSkip("the test witness did not start")
         }
-        let witness = TestWitness(key: key, logKey: logKey, origin: origin, port: port, task: task, start: start)
+        let witness = TestWitness(key: key, logKey: logKey, origin: origin, application: application, start: start)
         state.value.withLock { $0 = witness }
         return witness
     }
 
     func stop() async {
-        task.cancel()
-        _ = await task.result
+        await application.stop()
     }
 
     /// The size and root it cosigned last.
