@@ -13,12 +13,13 @@ import TestSupport
 /// backend client (SMART Backend Services, an ES384 key from a JWKS file, discovery of the token
 /// endpoint), kicks off `Group/{id}/$export`, polls, downloads every file and deletes the job.
 /// What it wrote equals what a FHIR search of each patient returns, resource for resource, and
-/// holds nothing of a patient outside the Group.
+/// holds nothing of a patient outside the Group. On every store.
 @Suite(.enabled(if: SmartFetchPeer.executable != nil,
                 "set OPENHEALTHKIT_PEERS_VENV to a Python venv with smart-fetch (scripts/test.sh installs it) to run the smart-fetch peer test"))
 struct SmartFetchPeerTests {
-    @Test func smartFetchExportsAGroupAsASearchReturnsIt() async throws {
-        let world = try await TestWorld.make(.sqlite, clock: .system, publicURL: nil)
+    @Test(arguments: TestBackend.available)
+    func smartFetchExportsAGroupAsASearchReturnsIt(backend: TestBackend) async throws {
+        let world = try await TestWorld.make(backend, clock: .system, publicURL: nil)
         let server = try await RunningServer.start(world.service)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("smart-fetch-\(UUID().uuidString)").path
         try await withTeardown({

@@ -171,11 +171,12 @@ import TestSupport
 
 /// Go's `golang.org/x/mod/sumdb/note` and `sumdb/tlog` (Debian's packages), a peer we did not
 /// write, open the server's checkpoint with its verifier key, verify the tiles against its root
-/// and prove entries and consistency from them; and refuse an altered checkpoint.
+/// and prove entries and consistency from them; and refuse an altered checkpoint. On every store.
 @Suite(.enabled(if: GoPeer.go != nil, Comment(rawValue: GoPeer.why)))
 struct TransparencyLogGoPeerTests {
-    @Test func goOpensTheCheckpointAndChecksTheTiles() async throws {
-        try await TransparencyLogTests.withServer(.sqlite, entries: 300) { world, server in
+    @Test(arguments: TestBackend.available)
+    func goOpensTheCheckpointAndChecksTheTiles(backend: TestBackend) async throws {
+        try await TransparencyLogTests.withServer(backend, entries: 300) { world, server in
             let key = try await TransparencyLogTests.keyDocument(server)
             let run = try await GoPeer.run(["-url", server.baseURL, "-vkey", key.vkey.text])
             #expect(run.status == 0, "\(run.output)")
