@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import OpenHealthKit
 import SmartHealthCards
+import Synchronization
 
 /// The Health web page that `health ui` serves on 127.0.0.1: server-rendered HTML (swift-mustache
 /// templates, SVG charts drawn by Swift code) over an OpenHealthKit store opened as its owner,
@@ -186,19 +187,31 @@ public struct HealthWebApp: Sendable {
     public func run(port: Int, logger: Logger = Logger(label: "health-ui"), onListening: @escaping @Sendable (Int) async -> Void) async throws {
         defer { uploads.removeAll() }
         // Records stored before the import kept their patient (and lab results their test's code)
-        // get it once, in the background (the pages that need it wait for it if they come first).
+        // get it once, in the background, from when the server listens (the pages that need it
+        // wait for it if they come first); a server that cannot listen (a port in use) starts none.
         let store = store
-        let pass = Task {
-            do { try await HealthRecordPatient.completeStoredRecords(in: store) } catch {
-                logger.warning("the health records' patients could not be completed: \(error)")
-            }
-            // And lab results their test's code, by which a result's page finds the same test's others.
-            do { try await HealthRecordTestCode.completeStoredRecords(in: store) } catch {
-                logger.warning("the lab results' test codes could not be completed: \(error)")
-            }
+        let pass = Mutex<Task<Void, Never>?>(nil)
+        defer { pass.withLock { $0?.cancel() } }
+        try await application(port: port, logger: logger) { bound in
+            pass.withLock { $0 = $0 ?? Task { await Self.completeStoredRecords(in: store, logger: logger) } }
+            await onListening(bound)
+        }.runService()
+    }
+
+    /// The one-time passes over stored records (each a lookup once done). A server that stops
+    /// cancels them, which is not a fault to report: they go on from where they were next time.
+    static func completeStoredRecords(in store: HKHealthStore, logger: Logger) async {
+        do { try await HealthRecordPatient.completeStoredRecords(in: store) } catch is CancellationError {
+            return
+        } catch {
+            logger.warning("the health records' patients could not be completed: \(error)")
         }
-        defer { pass.cancel() }
-        try await application(port: port, logger: logger, onListening: onListening).runService()
+        // And lab results their test's code, by which a result's page finds the same test's others.
+        do { try await HealthRecordTestCode.completeStoredRecords(in: store) } catch is CancellationError {
+            return
+        } catch {
+            logger.warning("the lab results' test codes could not be completed: \(error)")
+        }
     }
 
     /// The Today page's content: today's totals, last night's sleep, the latest heart rate, weight
