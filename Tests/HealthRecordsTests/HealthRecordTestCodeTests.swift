@@ -70,6 +70,46 @@ struct HealthRecordTestCodeTests {
         #expect(try await HealthRecordTestCode.completeStoredRecords(in: test.owner) == 0)
     }
 
+    @Test("""
+        a lab result deleted before the pass ran and restored after it gets its key: restoring a record makes the passes run again, \
+        and they change only what lacks their metadata
+        """)
+    func restoredAfterThePass() async throws {
+        let test = TestStore()
+        let lines = Self.lines.split(separator: "\n")
+        let object = try #require(try JSONParser.parse(Array(lines[0].utf8)).objectValue)
+        try #require(object["resourceType"]?.stringValue == "Observation")
+        let date = Date(timeIntervalSince1970: 1_704_153_600)
+        // Saved the old way (no test code in its metadata), then deleted before the pass.
+        let old = HKClinicalRecord(type: HKClinicalType(.labResultRecord), startDate: date, endDate: date, displayName: "Hemoglobin A1c",
+                                   fhirResource: HKFHIRResource(resourceType: .observation, identifier: object["id"]?.stringValue ?? "",
+                                                                data: Data(lines[0].utf8), sourceURL: nil, fhirVersion: .primaryR4()))
+        try await test.owner.saveHealthRecords([old], source: HKSource(name: "Old import", bundleIdentifier: "org.example.old"))
+        try await test.owner.delete(old)
+        #expect(try await HealthRecordTestCode.completeStoredRecords(in: test.owner) == 0)
+        #expect(try await HealthRecordPatient.completeStoredRecords(in: test.owner) == 0)
+        #expect(try await test.owner.hasCompletedStorePass(HealthRecordTestCode.storedRecordsPass))
+
+        let item = try #require(try await test.owner.recentlyDeletedItems().first)
+        let restored = try #require(try await test.owner.restoreRecentlyDeleted([item.id]).first)
+        #expect(try await test.owner.hasCompletedStorePass(HealthRecordTestCode.storedRecordsPass) == false)
+        #expect(try await test.owner.hasCompletedStorePass(HealthRecordPatient.storedRecordsPass) == false)
+        #expect(try await HealthRecordTestCode.completeStoredRecords(in: test.owner) == 1)
+        #expect(try await HealthRecordPatient.completeStoredRecords(in: test.owner) == 1)
+        let labs = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))],
+                                                     sortDescriptors: []).result(for: test.owner)
+        #expect(labs.map(\.uuid) == [restored])
+        #expect(labs.first?.metadata?[HealthRecordTestCode.key] as? String == HealthRecordTestCode.code(json: Data(lines[0].utf8)))
+        #expect(labs.first?.metadata?[HealthRecordPatient.referenceKey] != nil)
+        // Restoring a sample that is not a clinical record leaves the passes as they are.
+        let steps = HKQuantitySample(type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: 10), start: date, end: date)
+        try await test.owner.save(steps)
+        try await test.owner.delete(steps)
+        let stepItem = try #require(try await test.owner.recentlyDeletedItems().first { $0.sample is HKQuantitySample })
+        try await test.owner.restoreRecentlyDeleted([stepItem.id])
+        #expect(try await test.owner.hasCompletedStorePass(HealthRecordTestCode.storedRecordsPass))
+    }
+
     @Test("the key is the same whatever the resource's shape: property-checked against a direct reading of code.coding and code.text")
     func keyProperty() throws {
         var generator = SystemRandomNumberGenerator()

@@ -36,7 +36,9 @@ extension HKHealthStore {
     }
 
     /// Notes that the one-time pass `name` has run on this store (OpenHealthKit API, for the
-    /// store's owner), so that ``hasCompletedStorePass(_:)`` answers true from now on.
+    /// store's owner), so that ``hasCompletedStorePass(_:)`` answers true from now on, until a
+    /// clinical record is restored from "Recently deleted" (``restoreRecentlyDeleted(_:)``): it may
+    /// have been deleted before the pass ran, so every pass is then to run again.
     /// - Parameter name: the pass's name.
     /// - Throws: `errorAuthorizationDenied` for an app.
     public func completeStorePass(_ name: String) async throws {

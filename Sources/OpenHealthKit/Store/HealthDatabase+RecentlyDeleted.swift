@@ -186,6 +186,11 @@ extension HealthDatabase {
         let remove = try db.cachedStatement(sql: "DELETE FROM recently_deleted WHERE id = ? AND parent_id IS NULL")
         let lookup = try db.cachedStatement(sql: "SELECT id, kind FROM sample WHERE uuid = ?")
         let associate = try db.cachedStatement(sql: "INSERT OR IGNORE INTO workout_association (workout_id, sample_id) VALUES (?, ?)")
+        // A restored clinical record may have been deleted before a one-time pass ran over the
+        // stored records: the passes run again (each looks only for records lacking what it adds).
+        if entries.contains(where: { $0.kind == .clinicalRecord }) {
+            try db.execute(sql: "DELETE FROM store_info WHERE key LIKE 'pass:%'")
+        }
         for (entry, oldUUID) in zip(entries, oldUUIDs) {
             try remove.execute(arguments: [entry.id])
             guard db.changesCount == 1 else {
