@@ -35,6 +35,19 @@ package enum ISODateText {
         field(year, width: 4) + "-" + field(month, width: 2) + "-" + field(day, width: 2)
     }
 
+    /// A wall-clock time as `YYYY-MM-DDThh:mm`, what a browser's `datetime-local` field shows
+    /// (no seconds, no zone), each part written as C's `%04d`/`%02d` writes it (see
+    /// ``string(year:month:day:)``).
+    /// - Parameters:
+    ///   - year: The year (proleptic Gregorian).
+    ///   - month: The month, 1–12.
+    ///   - day: The day of the month, 1–31.
+    ///   - hour: The hour, 0–23.
+    ///   - minute: The minute, 0–59.
+    package static func string(year: Int, month: Int, day: Int, hour: Int, minute: Int) -> String {
+        string(year: year, month: month, day: day) + "T" + field(hour, width: 2) + ":" + field(minute, width: 2)
+    }
+
     /// The UTC calendar day of `seconds` since 1970-01-01T00:00:00Z as `YYYY-MM-DD` (the date part
     /// of ``string(secondsSince1970:)``); not finite, or beyond what a day count holds: the number
     /// itself.

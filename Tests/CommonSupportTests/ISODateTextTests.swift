@@ -52,6 +52,19 @@ struct ISODateTextTests {
         #expect(ISODateText.string(year: -1, month: 1, day: 1) == "-001-01-01")
     }
 
+    @Test("A datetime-local field's text is what String(format: \"%04d-%02d-%02dT%02d:%02d\") writes, for any parts (negative, wider)")
+    func minuteMatchesPrintf() {
+        var generator = SplitMix64(seed: 0x1512)
+        let edges = [-10_000, -1_000, -999, -10, -1, 0, 1, 9, 10, 59, 99, 100, 999, 9_999, 10_000]
+        for _ in 0..<3_000 {
+            let parts = (0..<5).map { _ in generator.below(2) == 0 ? edges[generator.below(edges.count)] : generator.int(-20_000...20_000) }
+            #expect(ISODateText.string(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4])
+                    == String(format: "%04d-%02d-%02dT%02d:%02d", parts[0], parts[1], parts[2], parts[3], parts[4]), "\(parts)")
+        }
+        #expect(ISODateText.string(year: 2026, month: 11, day: 29, hour: 7, minute: 30) == "2026-11-29T07:30")
+        #expect(ISODateText.string(year: 0, month: 1, day: 1, hour: 0, minute: 0) == "0000-01-01T00:00")
+    }
+
     @Test("A UTC day is the date part of the instant's text, and what Foundation's ISO 8601 date style writes over 1583–9999")
     func dayMatchesFoundation() {
         var generator = SplitMix64(seed: 0x1511)

@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 import HealthPresentation
 import OpenHealthKit
@@ -110,7 +111,7 @@ enum AddDataInput {
     /// A date as the form's `datetime-local` fields show it: `2026-11-29T07:30`.
     static func fieldText(_ date: Date, calendar: Calendar) -> String {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(format: "%04d-%02d-%02dT%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0)
+        return ISODateText.string(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0, hour: parts.hour ?? 0, minute: parts.minute ?? 0)
     }
 
     /// The sample a filled-in form describes.

@@ -1,3 +1,4 @@
+import CommonSupport
 import ExactJSON
 import FhirBlocks
 import FhirBlocksStore
@@ -349,8 +350,7 @@ struct BulkExportController: TrustEndpoints {
     }
 
     static func hex(_ value: UInt64) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - text.count) + text
+        withUnsafeBytes(of: value.bigEndian) { HexText.encode($0) }
     }
 
     /// A response to give instead of a job.
