@@ -476,7 +476,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RecordsSyncTests",
-            dependencies: ["CommonSupport", "TestSupport", "RecordsSync", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "FhirBlocks",
+            dependencies: ["CommonSupport", "TestSupport", "HTTPTestSupport", "RecordsSync", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore",
+                           "FhirBlocks",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Hummingbird", package: "hummingbird"),
@@ -533,7 +534,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartHealthLinksTests",
-            dependencies: ["CommonSupport", "TestSupport", "SmartHealthLinks", "ExactJSON", "RecordsSync",
+            dependencies: ["CommonSupport", "TestSupport", "HTTPTestSupport", "SmartHealthLinks", "ExactJSON", "RecordsSync",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log")],
@@ -603,7 +604,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthWebAppTests",
-            dependencies: ["TestSupport", "ExactJSON", "HealthWebApp", "OpenHealthKit", "SmartHealthCards", "SmartHealthLinks", "QRCode", "QRImageReader",
+            dependencies: ["TestSupport", "HTTPTestSupport", "ExactJSON", "HealthWebApp", "OpenHealthKit", "SmartHealthCards", "SmartHealthLinks", "QRCode",
+                           "QRImageReader",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: swiftSettings

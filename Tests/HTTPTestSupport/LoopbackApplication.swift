@@ -2,8 +2,8 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// A Hummingbird application on 127.0.0.1 and a free port, for tests that serve a router of their
-/// own (a witness, a key set URL): it runs until ``stop()``.
+/// A Hummingbird application on 127.0.0.1 and a free port (or a given one), for tests that serve a
+/// router of their own (a witness, a key set URL, a links server): it runs until ``stop()``.
 public struct LoopbackApplication: Sendable {
     /// The port it listens on.
     public let port: Int
@@ -12,17 +12,20 @@ public struct LoopbackApplication: Sendable {
     /// `http://127.0.0.1:<port>`.
     public var url: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts serving `router` and waits until it listens; its log (`label`) shows warnings and worse.
+    /// Starts serving `router` and waits until it listens; its log (`label`) shows `logLevel` and worse.
     /// - Parameters:
     ///   - router: what answers the requests.
     ///   - label: the label of its logger.
-    /// - Returns: the running application, or nil when it did not start.
-    public static func start<Router: HTTPResponderBuilder>(_ router: Router, label: String) async -> LoopbackApplication?
+    ///   - port: the port to listen on; 0 (the default): a free one the system picks.
+    ///   - logLevel: the least severe messages its log shows (warnings by default).
+    /// - Returns: the running application, or nil when it did not start (a given port taken).
+    public static func start<Router: HTTPResponderBuilder>(_ router: Router, label: String, port: Int = 0,
+                                                           logLevel: Logger.Level = .warning) async -> LoopbackApplication?
     where Router.Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
         var logger = Logger(label: label)
-        logger.logLevel = .warning
+        logger.logLevel = logLevel
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+        let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)),
                                       onServerRunning: { channel in
                                           continuation.yield(channel.localAddress?.port ?? 0)
                                           continuation.finish()

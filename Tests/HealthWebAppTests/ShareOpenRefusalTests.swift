@@ -1,6 +1,7 @@
 import CommonSupport
 import Foundation
 import HealthWebApp
+import HTTPTestSupport
 import Hummingbird
 import Logging
 import NIOCore
@@ -18,11 +19,10 @@ struct ShareOpenRefusalTests {
     final class ScriptedServer: Sendable {
         let manifest = Mutex<(String, [UInt8])>(("application/json", []))
         let requests = Mutex(0)
-        let task = Mutex<Task<Void, any Error>?>(nil)
+        let application = Mutex<LoopbackApplication?>(nil)
         let base = Mutex("")
 
         func start() async throws {
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
             let router = Router()
             router.post("shl/:id") { request, _ -> Response in
                 _ = try await request.body.collect(upTo: 1 << 16)
@@ -30,22 +30,14 @@ struct ShareOpenRefusalTests {
                 let (type, body) = self.manifest.withLock { $0 }
                 return Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: body)))
             }
-            var logger = Logger(label: "share-refusal-test-links")
-            logger.logLevel = .critical
-            let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                          onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-            let running = Task { try await application.runService() }
-            var iterator = ports.makeAsyncIterator()
-            let port = await iterator.next() ?? 0
-            try #require(port > 0)
-            base.withLock { $0 = "http://127.0.0.1:\(port)" }
-            task.withLock { $0 = running }
+            let started = await LoopbackApplication.start(router, label: "share-refusal-test-links", logLevel: .critical)
+            let application = try #require(started)
+            base.withLock { $0 = application.url }
+            self.application.withLock { $0 = application }
         }
 
         func stop() async {
-            let running = task.withLock { $0 }
-            running?.cancel()
-            _ = await running?.result
+            await application.withLock { $0 }?.stop()
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HealthWebApp
+import HTTPTestSupport
 import Hummingbird
 import Logging
 import NIOCore
@@ -20,7 +21,7 @@ struct SharePageTests {
     final class LinkServer: Sendable {
         let attemptsLeft = Mutex(5)
         let recipients = Mutex<[String]>([])
-        let task = Mutex<Task<Void, any Error>?>(nil)
+        let application = Mutex<LoopbackApplication?>(nil)
         let base = Mutex("")
         let files: [String]
         let passcode: String
@@ -31,7 +32,6 @@ struct SharePageTests {
         }
 
         func start() async throws {
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
             let router = Router()
             router.post("shl/:id") { request, _ -> Response in
                 let body = Array(try await request.body.collect(upTo: 1 << 16).readableBytesView)
@@ -47,22 +47,14 @@ struct SharePageTests {
                 }
                 return Response(status: answer.0, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer.1)))
             }
-            var logger = Logger(label: "share-page-test-links")
-            logger.logLevel = .critical
-            let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                          onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-            let running = Task { try await application.runService() }
-            var iterator = ports.makeAsyncIterator()
-            let port = await iterator.next() ?? 0
-            try #require(port > 0)
-            base.withLock { $0 = "http://127.0.0.1:\(port)" }
-            task.withLock { $0 = running }
+            let started = await LoopbackApplication.start(router, label: "share-page-test-links", logLevel: .critical)
+            let application = try #require(started)
+            base.withLock { $0 = application.url }
+            self.application.withLock { $0 = application }
         }
 
         func stop() async {
-            let running = task.withLock { $0 }
-            running?.cancel()
-            _ = await running?.result
+            await application.withLock { $0 }?.stop()
         }
 
         /// A link to this server's files, with flag P.

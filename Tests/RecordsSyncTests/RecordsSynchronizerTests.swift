@@ -1,6 +1,7 @@
 import FHIRCore
 import Foundation
 import HealthRecords
+import HTTPTestSupport
 import Hummingbird
 import Logging
 import NIOCore
@@ -261,7 +262,7 @@ final class ScriptedFHIRServer: Sendable {
     }
 
     private let state = Mutex(State())
-    private let task = Mutex<Task<Void, any Error>?>(nil)
+    private let application = Mutex<LoopbackApplication?>(nil)
     private let baseURL = Mutex("")
 
     /// The FHIR base, `http://127.0.0.1:PORT/fhir`.
@@ -283,9 +284,7 @@ final class ScriptedFHIRServer: Sendable {
     func clearRequests() { state.withLock { $0.requests = [] } }
 
     func stop() async {
-        let running = task.withLock { $0 }
-        running?.cancel()
-        _ = await running?.result
+        await application.withLock { $0 }?.stop()
     }
 
     static func observation(_ index: Int) -> String {
@@ -295,7 +294,6 @@ final class ScriptedFHIRServer: Sendable {
 
     static func start() async throws -> ScriptedFHIRServer {
         let server = ScriptedFHIRServer()
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let router = Router()
         router.post("fhir/token") { request, _ -> Response in
             let body = String(buffer: try await request.body.collect(upTo: 1 << 16))
@@ -353,15 +351,11 @@ final class ScriptedFHIRServer: Sendable {
             }
             return Response(status: outcome.0, headers: [.contentType: "application/fhir+json"], body: .init(byteBuffer: ByteBuffer(string: outcome.1)))
         }
-        var logger = Logger(label: "scripted-fhir")
-        logger.logLevel = .error
-        let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                      onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        let running = Task { try await application.runService() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw RecordsSyncError.transport("the scripted server did not start") }
-        server.baseURL.withLock { $0 = "http://127.0.0.1:\(port)/fhir" }
-        server.task.withLock { $0 = running }
+        guard let application = await LoopbackApplication.start(router, label: "scripted-fhir", logLevel: .error) else {
+            throw RecordsSyncError.transport("the scripted server did not start")
+        }
+        server.baseURL.withLock { $0 = application.url + "/fhir" }
+        server.application.withLock { $0 = application }
         return server
     }
 }

@@ -1,6 +1,7 @@
 import CommonSupport
 import ExactJSON
 import Foundation
+import HTTPTestSupport
 import Hummingbird
 import Logging
 import NIOCore
@@ -26,12 +27,11 @@ struct SHLReceiverBadAnswerTests {
         let manifest = Mutex(Answer())
         let files = Mutex<[String: Answer]>([:])
         let base = Mutex("")
-        let task = Mutex<Task<Void, any Error>?>(nil)
+        let application = Mutex<LoopbackApplication?>(nil)
         let requests = Mutex(0)
 
         static func start() async throws -> ScriptedServer {
             let server = ScriptedServer()
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
             let router = Router()
             router.post("shl/:id") { request, _ -> Response in
                 _ = try await request.body.collect(upTo: 1 << 16)
@@ -44,15 +44,11 @@ struct SHLReceiverBadAnswerTests {
                 guard let answer = server.files.withLock({ $0[name] }) else { return Response(status: .notFound) }
                 return Self.response(answer)
             }
-            var logger = Logger(label: "shl-bad-answers")
-            logger.logLevel = .critical
-            let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                          onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-            let running = Task { try await application.runService() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw SHLReceiveError.unreachable("the test server did not start") }
-            server.base.withLock { $0 = "http://127.0.0.1:\(port)" }
-            server.task.withLock { $0 = running }
+            guard let application = await LoopbackApplication.start(router, label: "shl-bad-answers", logLevel: .critical) else {
+                throw SHLReceiveError.unreachable("the test server did not start")
+            }
+            server.base.withLock { $0 = application.url }
+            server.application.withLock { $0 = application }
             return server
         }
 
@@ -61,9 +57,7 @@ struct SHLReceiverBadAnswerTests {
         }
 
         func stop() async {
-            let running = task.withLock { $0 }
-            running?.cancel()
-            _ = await running?.result
+            await application.withLock { $0 }?.stop()
         }
 
         var url: String { base.withLock { $0 } }

@@ -1,6 +1,7 @@
 import CommonSupport
 import ExactJSON
 import Foundation
+import HTTPTestSupport
 import Hummingbird
 import Logging
 import NIOCore
@@ -39,17 +40,14 @@ struct SHLReceiverTests {
         }
         let state = Mutex(State())
         let base = Mutex("")
-        let task = Mutex<Task<Void, any Error>?>(nil)
+        let application = Mutex<LoopbackApplication?>(nil)
 
         func stop() async {
-            let running = task.withLock { $0 }
-            running?.cancel()
-            _ = await running?.result
+            await application.withLock { $0 }?.stop()
         }
 
         static func start() async throws -> Server {
             let server = Server()
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
             let router = Router()
             router.post("shl/:id") { request, _ -> Response in
                 let body = Array(try await request.body.collect(upTo: 1 << 16).readableBytesView)
@@ -92,15 +90,11 @@ struct SHLReceiverTests {
                 guard let file else { return Response(status: .badRequest) }
                 return Response(status: .ok, headers: [.contentType: "application/jose"], body: .init(byteBuffer: ByteBuffer(string: file)))
             }
-            var logger = Logger(label: "shl-test-server")
-            logger.logLevel = .critical
-            let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                          onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-            let running = Task { try await application.runService() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw SHLReceiveError.unreachable("the test server did not start") }
-            server.base.withLock { $0 = "http://127.0.0.1:\(port)" }
-            server.task.withLock { $0 = running }
+            guard let application = await LoopbackApplication.start(router, label: "shl-test-server", logLevel: .critical) else {
+                throw SHLReceiveError.unreachable("the test server did not start")
+            }
+            server.base.withLock { $0 = application.url }
+            server.application.withLock { $0 = application }
             return server
         }
     }

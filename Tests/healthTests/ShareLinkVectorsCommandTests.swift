@@ -1,6 +1,7 @@
 import CommonSupport
 import FHIRCore
 import Foundation
+import HTTPTestSupport
 import Hummingbird
 import Logging
 import NIOCore
@@ -28,7 +29,7 @@ struct ShareLinkVectorsCommandTests {
         let posts: [String: Answer]
         let requests = Mutex<[(method: String, path: String, recipient: String?)]>([])
         let base = Mutex("")
-        let task = Mutex<Task<Void, Never>?>(nil)
+        let application = Mutex<LoopbackApplication?>(nil)
 
         init(gets: [String: Answer] = [:], posts: [String: Answer] = [:]) {
             self.gets = gets
@@ -37,7 +38,6 @@ struct ShareLinkVectorsCommandTests {
 
         /// Starts on `port` of 127.0.0.1 (0: one the OS picks); false when the port is taken.
         func start(port: Int = 0) async throws -> Bool {
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
             let router = Router()
             for (path, answer) in gets {
                 router.on(RouterPath(stringLiteral: path), method: .get) { request, _ -> Response in
@@ -56,29 +56,19 @@ struct ShareLinkVectorsCommandTests {
                                     body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
                 }
             }
-            var logger = Logger(label: "shl-vector-server")
-            logger.logLevel = .critical
-            let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)),
-                                          onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-            let running = Task {
-                // A port that is taken ends the stream without a port.
-                try? await application.runService()
-                continuation.finish()
+            // A port that is taken: no application.
+            guard let application = await LoopbackApplication.start(router, label: "shl-vector-server", port: port, logLevel: .critical) else {
+                return false
             }
-            var iterator = ports.makeAsyncIterator()
-            let bound = await iterator.next() ?? 0
-            task.withLock { $0 = running }
-            guard bound > 0 else { return false }
-            base.withLock { $0 = "http://127.0.0.1:\(bound)" }
+            base.withLock { $0 = application.url }
+            self.application.withLock { $0 = application }
             return true
         }
 
         var url: String { base.withLock { $0 } }
 
         func stop() async {
-            let running = task.withLock { $0 }
-            running?.cancel()
-            await running?.value
+            await application.withLock { $0 }?.stop()
         }
 
         /// Runs `body` with the server started on an OS port, stopped afterwards.

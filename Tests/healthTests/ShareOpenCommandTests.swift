@@ -1,5 +1,6 @@
 import FHIRCore
 import Foundation
+import HTTPTestSupport
 import Hummingbird
 import Logging
 import NIOCore
@@ -16,7 +17,7 @@ struct ShareOpenCommandTests {
         let attemptsLeft = Mutex(3)
         let recipients = Mutex<[String]>([])
         let base = Mutex("")
-        let task = Mutex<Task<Void, any Error>?>(nil)
+        let application = Mutex<LoopbackApplication?>(nil)
         let files: [String]
         let passcode: String
         let contentType: String
@@ -28,13 +29,10 @@ struct ShareOpenCommandTests {
         }
 
         func stop() async {
-            let running = task.withLock { $0 }
-            running?.cancel()
-            _ = await running?.result
+            await application.withLock { $0 }?.stop()
         }
 
         func start() async throws {
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
             let router = Router()
             router.post("shl/:id") { request, _ -> Response in
                 let body = Array(try await request.body.collect(upTo: 1 << 16).readableBytesView)
@@ -59,16 +57,10 @@ struct ShareOpenCommandTests {
                 }
                 return Response(status: .ok, headers: [.contentType: "application/jose"], body: .init(byteBuffer: ByteBuffer(string: self.files[index])))
             }
-            var logger = Logger(label: "shl-cli-test-server")
-            logger.logLevel = .critical
-            let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                          onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-            let running = Task { try await application.runService() }
-            var iterator = ports.makeAsyncIterator()
-            let port = await iterator.next() ?? 0
-            try #require(port > 0)
-            base.withLock { $0 = "http://127.0.0.1:\(port)" }
-            task.withLock { $0 = running }
+            let started = await LoopbackApplication.start(router, label: "shl-cli-test-server", logLevel: .critical)
+            let application = try #require(started)
+            base.withLock { $0 = application.url }
+            self.application.withLock { $0 = application }
         }
     }
 
