@@ -212,7 +212,8 @@ struct FileChunks {
 
     /// Appends one line (and its line feed) to `type`'s file; returns the chunk to store when the buffer is full.
     mutating func append(_ line: [UInt8], type: String) -> ExportChunk? {
-        var buffer = buffers[type] ?? (0, 0, [])
+        // Taken out of the dictionary (not copied), so appending never copies the buffer's bytes.
+        var buffer = buffers.removeValue(forKey: type) ?? (0, 0, [])
         if buffer.bytes.isEmpty { buffer.bytes.reserveCapacity(BulkExportRunner.chunkSize + line.count + 1) }
         buffer.bytes.append(contentsOf: line)
         buffer.bytes.append(UInt8(ascii: "\n"))
