@@ -169,6 +169,10 @@ final class AuditLog: Sendable {
         try? NoteSigningKey(name: CheckpointSignature.isValidKeyName(origin) ? origin : keyName, derivedFrom: auditKey)
     }
 
+    /// How many times a forced checkpoint looks again (5 ms apart, about 10 s in all) for a
+    /// checkpoint being signed meanwhile to be stored.
+    static let forcedWaitRounds = 2_000
+
     /// Signs and stores a checkpoint of the leaves, with `origin`, if ``checkpointEvery``
     /// entries were appended since the last one (or `force` and the log grew); reads the store's
     /// new entries first when `sync`. Nil when none was due or it failed (logged).
@@ -180,11 +184,20 @@ final class AuditLog: Sendable {
             if !Task.isCancelled { logger.error("audit log sync failed", metadata: ["reason": "\(error.description)"]) }
             return nil
         }
-        let claim: (size: Int, root: MerkleHash)? = state.withLock { state in
-            let grown = state.tree.count - state.lastCheckpointSize
-            guard !state.signingCheckpoint, grown > 0, force || grown >= checkpointEvery else { return nil }
-            state.signingCheckpoint = true
-            return (state.frontier.size, state.frontier.rootHash)
+        // A forced checkpoint (a reader asking for the latest one) waits for one being signed
+        // meanwhile (the periodic signer's) to be stored, rather than answering before it is.
+        var claim: (size: Int, root: MerkleHash)?
+        for _ in 0..<Self.forcedWaitRounds {
+            let (claimed, busy): ((size: Int, root: MerkleHash)?, Bool) = state.withLock { state in
+                if state.signingCheckpoint { return (nil, true) }
+                let grown = state.tree.count - state.lastCheckpointSize
+                guard grown > 0, force || grown >= checkpointEvery else { return (nil, false) }
+                state.signingCheckpoint = true
+                return ((state.frontier.size, state.frontier.rootHash), false)
+            }
+            claim = claimed
+            guard busy, force, !Task.isCancelled else { break }
+            try? await Task.sleep(for: .milliseconds(5))
         }
         guard let claim else { return nil }
         defer { state.withLock { $0.signingCheckpoint = false } }

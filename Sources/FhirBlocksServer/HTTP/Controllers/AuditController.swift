@@ -77,9 +77,13 @@ struct AuditController: TrustEndpoints {
     /// note (with the cosignatures witnesses added), not to be cached (C2SP `tlog-tiles`).
     func latestCheckpoint() async -> ServiceResponse {
         await committer.checkpointIfDue(force: true)
-        guard let latest = try? await store.latestCheckpoint() else {
-            return .error(.unknownTarget("the log is empty"))
+        let stored: StoredCheckpoint?
+        do {
+            stored = try await store.latestCheckpoint()
+        } catch {
+            return .error(.storageFailure("storage failure"))
         }
+        guard let latest = stored else { return .error(.unknownTarget("the log is empty")) }
         var response = ServiceResponse.text(latest.note)
         response.headers.append(("Cache-Control", "no-cache"))
         return response
