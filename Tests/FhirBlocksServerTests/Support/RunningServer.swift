@@ -40,6 +40,15 @@ struct RunningServer: Sendable {
 
 /// One HTTP exchange over AsyncHTTPClient.
 struct HTTPExchange {
+    /// The tests' client. Its idle connections leave the pool after 2 s, long before the server
+    /// closes an idle one (30 s): `HTTPClient.shared` keeps them 60 s, and on a loaded machine a
+    /// request sent on one the server was closing at that moment was reset (ECONNRESET).
+    static let client: HTTPClient = {
+        var pool = HTTPClient.Configuration.ConnectionPool()
+        pool.idleTimeout = .seconds(2)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(connectionPool: pool))
+    }()
+
     static func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws
         -> (status: Int, headers: [(String, String)], body: [UInt8]) {
         var request = HTTPClientRequest(url: url)
@@ -47,7 +56,7 @@ struct HTTPExchange {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         // Generous: on a loaded 2-core CI machine an answer that takes milliseconds alone can wait minutes.
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+        let response = try await client.execute(request, timeout: .seconds(300))
         let buffer = try await response.body.collect(upTo: 16 << 20)
         return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, Array(buffer.readableBytesView))
     }
