@@ -109,7 +109,15 @@ public struct RecordsSynchronizer: Sendable {
                                                            allowOtherPerson: options.allowOtherPerson))
         let source = HealthRecordImporter.source(named: name)
         let owner = await importer.owner()
-        try await checkPatient(session: session, owner: owner)
+        // The connection's Patient names its records (those stored before and those to come), as
+        // an imported Patient does, so that they are grouped under their person.
+        if let person = try await checkPatient(session: session, owner: owner) {
+            do {
+                try await HealthRecordPatient.link(["Patient/\(connection.patient)": person], in: store)
+            } catch {
+                throw .connection("the store refused the connection's Patient: \(error)")
+            }
+        }
         var fetched = 0
         for (index, type) in options.resourceTypes.enumerated() {
             try await syncType(type, index: index, session: session, importer: importer, owner: owner, source: source, fetched: &fetched,
@@ -198,23 +206,30 @@ public struct RecordsSynchronizer: Sendable {
         }
     }
 
-    /// Reads the connection's Patient and refuses the sync (`otherPerson`) when it does not match
-    /// `owner`. A Patient that cannot be read (another answer than 200, or not a Patient) refuses
-    /// the sync too (`patientUnreadable`): whose records they are cannot be checked. Nothing is
-    /// checked without an `owner` (no profile, or another person's records allowed).
-    private func checkPatient(session: SyncSession, owner: HealthRecordPerson?) async throws(RecordsSyncError) {
-        guard let owner else { return }
+    /// Reads the connection's Patient and returns its person (nil when it has no name, or cannot
+    /// be read without an `owner` to check), refusing the sync (`otherPerson`) when it does not
+    /// match `owner`. With an `owner`, a Patient that cannot be read (another answer than 200, or
+    /// not a Patient) refuses the sync too (`patientUnreadable`): whose records they are cannot be
+    /// checked. Nothing is checked without an `owner` (no profile, or another person's records
+    /// allowed): the Patient is then read only to name the records.
+    private func checkPatient(session: SyncSession, owner: HealthRecordPerson?) async throws(RecordsSyncError) -> HealthRecordPerson? {
         let patient = session.connection.patient
-        guard Self.isFHIRID(patient) else { throw .malformedResponse("the patient in context is not a FHIR id") }
+        guard Self.isFHIRID(patient) else {
+            guard owner == nil else { throw .malformedResponse("the patient in context is not a FHIR id") }
+            return nil
+        }
         let response = try await session.authorizedGet("\(session.connection.fhirBase)/Patient/\(patient)")
         guard response.status == 200, let resource = (try? JSONParser.parse(response.body))?.objectValue,
               resource["resourceType"]?.stringValue == "Patient" else {
+            guard let owner else { return nil }
             throw .patientUnreadable(response.status == 200 ? "its answer is not a Patient" : "the server answered \(response.status)",
                                      owner: owner.description)
         }
         let names = HealthRecordPerson.people(inPatient: resource)
-        guard let person = names.first, !names.contains(where: owner.matches) else { return }
-        throw .otherPerson(patient: person.description, owner: owner.description)
+        if let owner, let person = names.first, !names.contains(where: owner.matches) {
+            throw .otherPerson(patient: person.description, owner: owner.description)
+        }
+        return names.first
     }
 
     private func fetchCards(session: SyncSession, http: SMARTHTTP, report: inout SyncReport) async throws(RecordsSyncError) {

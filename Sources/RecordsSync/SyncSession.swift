@@ -71,6 +71,8 @@ final class SyncSession {
                 // (once per store), so that the same records synced again match them, as an import's do.
                 try await HealthRecordPatient.completeStoredRecords(in: store)
                 try await HealthRecordTestCode.completeStoredRecords(in: store)
+                // Named after the Patients the store keeps (the connection's), as an import names them.
+                let records = try await HealthRecordPatient.named(records, in: store)
                 try await store.saveHealthRecords(records, source: source, deletingVerifiableRecords: deleting, connection: stored)
             } else {
                 try await store.saveHealthRecordsConnection(stored)

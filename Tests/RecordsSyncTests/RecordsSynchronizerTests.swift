@@ -157,6 +157,47 @@ extension RecordsSynchronizerTests {
         await server.stop()
     }
 
+    /// The connection's Patient names the synced records, as an imported Patient does: those
+    /// synced before it could be read, in place (no record twice), and those synced after it.
+    @Test func theConnectionsPatientNamesItsRecords() async throws {
+        let server = try await ScriptedFHIRServer.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try await Self.store(in: folder, connectedTo: server.base, tokenExpiry: nil)
+        let http = SMARTHTTP(timeout: .seconds(30))
+        let verifier = SHCVerifier(resolver: StaticKeyResolver([:]), now: Date())
+        func people() async throws -> [HealthRecordPatient?] {
+            try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))],
+                                              sortDescriptors: []).result(for: store).map { HealthRecordPatient(metadata: $0.metadata) }
+        }
+        // No profile, and the Patient cannot be read (404): the records keep their reference, unnamed.
+        let synchronizer = RecordsSynchronizer(store: store, http: http, verifier: verifier, options: .init(pageSize: 2, resourceTypes: ["Observation"]))
+        _ = try await synchronizer.sync(named: "clinic")
+        let before = try await people()
+        #expect(before.count == 6)
+        #expect(before.allSatisfy { $0?.reference == "Patient/p1" && $0?.person == nil }, "\(before)")
+
+        // Readable now: the stored records are named after it, and synced again they are not stored twice.
+        server.servePatient(#"{"resourceType":"Patient","id":"p1","name":[{"family":"Quarrington","given":["Zelinda"]}],"birthDate":"1984-02-29"}"#)
+        _ = try await synchronizer.sync(named: "clinic")
+        let zelinda = HealthRecordPerson(givenNames: ["Zelinda"], familyName: "Quarrington", birthDate: "1984-02-29")
+        let after = try await people()
+        #expect(after.count == 6)
+        #expect(after.allSatisfy { $0?.reference == "Patient/p1" && $0?.person == zelinda }, "\(after)")
+
+        // A store synced from the start with the Patient readable names every record as it stores it.
+        let freshFolder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: freshFolder) }
+        let fresh = try await Self.store(in: freshFolder, connectedTo: server.base, tokenExpiry: nil)
+        _ = try await RecordsSynchronizer(store: fresh, http: http, verifier: verifier, options: .init(resourceTypes: ["Observation"]))
+            .sync(named: "clinic")
+        let named = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))],
+                                                      sortDescriptors: []).result(for: fresh).map { HealthRecordPatient(metadata: $0.metadata) }
+        #expect(named.count == 6 && named.allSatisfy { $0?.person == zelinda }, "\(named)")
+        try await http.shutdown()
+        await server.stop()
+    }
+
     /// A Patient that cannot be read refuses the sync (whose records they are cannot be checked),
     /// unless another person's records are allowed; a page holding another person's Patient
     /// stops the sync before that page is stored.
@@ -288,7 +329,7 @@ final class ScriptedFHIRServer: Sendable {
     }
 
     static func observation(_ index: Int) -> String {
-        #"{"resourceType":"Observation","id":"o\#(index)","status":"final","code":{"text":"test \#(index)"},"# +
+        #"{"resourceType":"Observation","id":"o\#(index)","status":"final","code":{"text":"test \#(index)"},"subject":{"reference":"Patient/p1"},"# +
             #""meta":{"lastUpdated":"2026-01-0\#(index)T00:00:00Z"}}"#
     }
 
