@@ -40,13 +40,16 @@ struct RunningServer: Sendable {
 
 /// One HTTP exchange over AsyncHTTPClient.
 struct HTTPExchange {
-    /// The tests' client. Its idle connections leave the pool after 2 s, long before the server
-    /// closes an idle one (30 s): `HTTPClient.shared` keeps them 60 s, and on a loaded machine a
-    /// request sent on one the server was closing at that moment was reset (ECONNRESET).
+    /// The tests' client: `HTTPClient.shared`'s configuration, but its idle connections leave the
+    /// pool after 2 s, long before the server closes an idle one (30 s). The shared client keeps
+    /// them 600 s, and on a loaded machine a request sent on one the server was closing at that
+    /// moment was reset (ECONNRESET). A request waits for a pooled connection as long as it may
+    /// wait for its answer (16 clients share 8 connections per server in LoadTests).
     static let client: HTTPClient = {
-        var pool = HTTPClient.Configuration.ConnectionPool()
-        pool.idleTimeout = .seconds(2)
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(connectionPool: pool))
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.idleTimeout = .seconds(2)
+        configuration.timeout.connect = .seconds(300)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
     static func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws
