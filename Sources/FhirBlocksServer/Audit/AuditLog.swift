@@ -19,7 +19,10 @@ final class AuditLog: Sendable {
         var tree = MerkleSubtrees()
         var frontier = MerkleFrontier()
         var lastCheckpointSize = 0
+        /// A checkpoint is being signed and stored (one at a time).
         var signingCheckpoint = false
+        /// Forced checkpoints waiting for the one being signed to be stored, resumed when it is.
+        var awaitingSigned: [CheckedContinuation<Void, Never>] = []
         /// A checkpoint follow-up of the group commit is queued and has not started (later
         /// groups join it rather than queue their own), and whether it must read the store first.
         var followUp: (queued: Bool, sync: Bool) = (false, false)
@@ -169,13 +172,14 @@ final class AuditLog: Sendable {
         try? NoteSigningKey(name: CheckpointSignature.isValidKeyName(origin) ? origin : keyName, derivedFrom: auditKey)
     }
 
-    /// How many times a forced checkpoint looks again (5 ms apart, about 10 s in all) for a
-    /// checkpoint being signed meanwhile to be stored.
-    static let forcedWaitRounds = 2_000
-
     /// Signs and stores a checkpoint of the leaves, with `origin`, if ``checkpointEvery``
     /// entries were appended since the last one (or `force` and the log grew); reads the store's
     /// new entries first when `sync`. Nil when none was due or it failed (logged).
+    ///
+    /// One checkpoint is signed at a time. A forced checkpoint (a reader asking for the latest
+    /// one) that finds one being signed (the periodic signer's) awaits its end, then signs again
+    /// if the log grew meanwhile, rather than answering before that checkpoint is stored; any
+    /// other caller leaves it to the signer.
     @discardableResult
     func checkpointIfDue(origin: String, force: Bool = false, sync: Bool = true) async -> StoredCheckpoint? {
         do {
@@ -184,34 +188,49 @@ final class AuditLog: Sendable {
             if !Task.isCancelled { logger.error("audit log sync failed", metadata: ["reason": "\(error.description)"]) }
             return nil
         }
-        // A forced checkpoint (a reader asking for the latest one) waits for one being signed
-        // meanwhile (the periodic signer's) to be stored, rather than answering before it is.
-        var claim: (size: Int, root: MerkleHash)?
-        for _ in 0..<Self.forcedWaitRounds {
-            let (claimed, busy): ((size: Int, root: MerkleHash)?, Bool) = state.withLock { state in
+        while true {
+            let (claim, busy): ((size: Int, root: MerkleHash)?, Bool) = state.withLock { state in
                 if state.signingCheckpoint { return (nil, true) }
                 let grown = state.tree.count - state.lastCheckpointSize
                 guard grown > 0, force || grown >= checkpointEvery else { return (nil, false) }
                 state.signingCheckpoint = true
                 return ((state.frontier.size, state.frontier.rootHash), false)
             }
-            claim = claimed
-            guard busy, force, !Task.isCancelled else { break }
-            try? await Task.sleep(for: .milliseconds(5))
+            if let claim {
+                defer {
+                    let waiting = state.withLock { state in
+                        state.signingCheckpoint = false
+                        defer { state.awaitingSigned = [] }
+                        return state.awaitingSigned
+                    }
+                    for waiter in waiting { waiter.resume() }
+                }
+                return await sign(size: claim.size, root: claim.root, origin: origin)
+            }
+            guard busy, force, !Task.isCancelled else { return nil }
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let signing = state.withLock { state in
+                    if state.signingCheckpoint { state.awaitingSigned.append(waiter) }
+                    return state.signingCheckpoint
+                }
+                if !signing { waiter.resume() }
+            }
         }
-        guard let claim else { return nil }
-        defer { state.withLock { $0.signingCheckpoint = false } }
+    }
+
+    /// Signs a checkpoint of the first `size` leaves (whose root is `root`) and stores it; nil when it failed (logged).
+    private func sign(size: Int, root: MerkleHash, origin: String) async -> StoredCheckpoint? {
         do {
-            var signed = try SignedCheckpoint.sign(Checkpoint(origin: origin, treeSize: claim.size, rootHash: claim.root, timestamp: clock.now()),
+            var signed = try SignedCheckpoint.sign(Checkpoint(origin: origin, treeSize: size, rootHash: root, timestamp: clock.now()),
                                                    keyName: keyName, key: key)
             if let noteKey = Self.noteKey(origin: origin, keyName: keyName, auditKey: key) {
                 signed = signed.adding([try noteKey.signatureLine(for: signed.checkpoint.body)])
             }
-            let stored = StoredCheckpoint(treeSize: claim.size, note: signed.text)
+            let stored = StoredCheckpoint(treeSize: size, note: signed.text)
             var change = TrustChange()
             change.checkpoints = [stored]
             try await store.commit(change)
-            state.withLock { $0.lastCheckpointSize = max($0.lastCheckpointSize, claim.size) }
+            state.withLock { $0.lastCheckpointSize = max($0.lastCheckpointSize, size) }
             return stored
         } catch {
             if !Task.isCancelled { logger.error("checkpoint signing failed", metadata: ["reason": "\(error)"]) }

@@ -32,8 +32,17 @@ final class ChangeCommitter: Sendable {
         self.metrics = metrics
     }
 
-    /// The checkpoint origin line: this log's URL.
-    var checkpointOrigin: String { "\(publicBaseURL.current)/audit" }
+    /// The checkpoint origin line: this log's URL without its scheme (`example.org/audit`), as
+    /// C2SP `tlog-checkpoint` asks of an origin (a schema-less URL).
+    var checkpointOrigin: String { Self.checkpointOrigin(publicBaseURL: publicBaseURL.current) }
+
+    /// The checkpoint origin of a log served at `publicBaseURL`: its `/audit` URL without the scheme.
+    static func checkpointOrigin(publicBaseURL: String) -> String {
+        var base = Substring(publicBaseURL)
+        if let separator = base.range(of: "://") { base = base[separator.upperBound...] }
+        while base.hasSuffix("/") { base = base.dropLast() }
+        return base + "/audit"
+    }
 
     /// Commits `change` and updates the caches. Storage failures become `server_error`.
     @discardableResult

@@ -59,6 +59,10 @@ import TestSupport
             let key = try await Self.keyDocument(server)
             // The Ed25519 key is named by the origin, as tlog-checkpoint recommends.
             #expect(key.vkey.name == key.origin && key.vkey.type == NoteVerifierKey.ed25519Type)
+            // A schema-less URL, as tlog-checkpoint asks of an origin.
+            #expect(!key.origin.contains("://") && key.origin.hasSuffix("/audit"), "\(key.origin)")
+            #expect(ChangeCommitter.checkpointOrigin(publicBaseURL: "https://fhir.example.org/") == "fhir.example.org/audit")
+            #expect(ChangeCommitter.checkpointOrigin(publicBaseURL: "http://127.0.0.1:8080/base") == "127.0.0.1:8080/base/audit")
             let answer = try await Self.get(server, "/audit/checkpoint")
             #expect(answer.status == 200)
             #expect(Self.header(answer.headers, "Cache-Control") == "no-cache")
@@ -79,6 +83,35 @@ import TestSupport
             #expect(size >= 300 && size < 512 && records.count >= size)
             let leaves = records.prefix(size).map(\.leafHash)
             #expect(MerkleTree.rootHash(leaves: leaves) == signed.checkpoint.rootHash)
+        }
+    }
+
+    /// Forced checkpoints asked for while others are signed (each forced one starts while the
+    /// previous ones may still be storing theirs) each return, or leave stored, a checkpoint
+    /// covering every entry appended before it was asked for.
+    @Test(arguments: TestBackend.available)
+    func aForcedCheckpointCoversWhatCameBeforeIt(backend: TestBackend) async throws {
+        let world = try await TestWorld.make(backend)
+        try await withTeardown({ await world.close() }) {
+            try await Self.append(world, 10)
+            try await withThrowingTaskGroup(of: (asked: Int, covered: Int).self) { group in
+                for round in 0..<24 {
+                    try await Self.append(world, 1, from: 10 + round)
+                    let asked = try await world.store.auditRecords(from: 0, limit: 1000).count
+                    group.addTask {
+                        let signed = await world.service.checkpointIfDue(force: true)
+                        let stored = try await world.store.latestCheckpoint()
+                        return (asked, max(signed?.treeSize ?? 0, stored?.treeSize ?? 0))
+                    }
+                }
+                for try await result in group {
+                    #expect(result.covered >= result.asked, "asked at \(result.asked), covered \(result.covered)")
+                }
+            }
+            // Nothing left signing: one more forced checkpoint over an unchanged log signs nothing new.
+            let latest = try #require(try await world.store.latestCheckpoint())
+            #expect(latest.treeSize == (try await world.store.auditRecords(from: 0, limit: 1000).count))
+            #expect(await world.service.checkpointIfDue(force: true) == nil)
         }
     }
 
