@@ -440,10 +440,12 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ExactJSON"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         // A loopback HTTP(S) server and a certificate authority made per test run, for the tests of
         // the HTTP clients (HTTPClientPolicyTests, SmartHealthCardsHTTPSTests), and a loopback
-        // Hummingbird application for the peers tests serve (a witness, a key set URL).
+        // Hummingbird application for the peers tests serve (a witness, a key set URL), and the tests'
+        // one HTTP client for the servers they start (HTTPExchange).
         .target(
             name: "HTTPTestSupport",
             dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

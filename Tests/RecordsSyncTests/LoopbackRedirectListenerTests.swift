@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTestSupport
 import NIOCore
 @testable import RecordsSync
 import Testing
@@ -29,7 +30,7 @@ struct LoopbackRedirectListenerTests {
     }
 
     static func get(_ url: String, timeout: TimeAmount = .seconds(20)) async throws -> (Int, String) {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: timeout)
+        let response = try await HTTPExchange.client.execute(HTTPClientRequest(url: url), timeout: timeout)
         let body = try await response.body.collect(upTo: 1 << 20)
         return (Int(response.status.code), String(buffer: body))
     }

@@ -1,6 +1,7 @@
 import CommonSupport
 import AsyncHTTPClient
 import FhirBlocks
+import HTTPTestSupport
 import NIOCore
 import Foundation
 import Testing
@@ -139,7 +140,7 @@ import TestSupport
                                           (name: "code_challenge_method", value: "S256")]).encoded()
             var request = HTTPClientRequest(url: "\(url)/oauth/authorize?\(String(decoding: query, as: UTF8.self))")
             request.headers.add(name: "Accept", value: "application/json")
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+            let response = try await HTTPExchange.client.execute(request, timeout: .seconds(300))
             let bytes = Array(try await response.body.collect(upTo: 1 << 20).readableBytesView)
             return try #require(ServeCommandTests.object(bytes)["user_code"]?.stringValue)
         }

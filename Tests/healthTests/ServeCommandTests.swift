@@ -4,6 +4,7 @@ import FhirBlocks
 import FhirBlocksClient
 import FhirBlocksPostgres
 import Foundation
+import HTTPTestSupport
 import TestSupport
 import NIOCore
 import NIOHTTP1
@@ -44,7 +45,7 @@ import Testing
             request.body = .bytes(ByteBuffer(bytes: body))
             request.headers.add(name: "Content-Type", value: contentType)
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+        let response = try await HTTPExchange.client.execute(request, timeout: .seconds(300))
         return (Int(response.status.code), Array(try await response.body.collect(upTo: 8 << 20).readableBytesView))
     }
 

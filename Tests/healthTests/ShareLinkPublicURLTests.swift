@@ -1,11 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
+import HTTPTestSupport
 import Hummingbird
-import Logging
 import NIOCore
 import NIOHTTP1
-import Synchronization
 import Testing
 import TestSupport
 
@@ -16,33 +15,15 @@ import TestSupport
 @Suite("health share create: a public URL too long for links")
 struct ShareLinkPublicURLTests {
     /// A reverse proxy on 127.0.0.1 that serves `/{any segment}/…` from `target/…`.
-    final class PathProxy: Sendable {
-        let target: String
-        let task = Mutex<Task<Void, any Error>?>(nil)
-
-        init(target: String) {
-            self.target = target
-        }
-
-        /// Starts the proxy; returns its port.
-        func start() async throws -> Int {
+    enum PathProxy {
+        /// Starts the proxy in front of `target`.
+        static func start(target: String) async throws -> LoopbackApplication {
             let router = Router()
             router.add(middleware: Forward(target: target))
-            var logger = Logger(label: "share-public-url-proxy")
-            logger.logLevel = .error
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-                                          onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-            task.withLock { $0 = Task { try await application.runService() } }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw ServeCommandTests.TestFailure("the proxy did not start") }
-            return port
-        }
-
-        func stop() async {
-            let running = task.withLock { $0 }
-            running?.cancel()
-            _ = await running?.result
+            guard let proxy = await LoopbackApplication.start(router, label: "share-public-url-proxy", logLevel: .error) else {
+                throw ServeCommandTests.TestFailure("the proxy did not start")
+            }
+            return proxy
         }
 
         /// Every request: its path without its first segment, sent on to the target; the answer back.
@@ -61,7 +42,7 @@ struct ShareLinkPublicURLTests {
                 }
                 var request = request
                 outgoing.body = .bytes(try await request.collectBody(upTo: 32 << 20))
-                let answer = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(60))
+                let answer = try await HTTPExchange.client.execute(outgoing, timeout: .seconds(60))
                 var fields = HTTPFields()
                 for header in answer.headers {
                     guard let name = HTTPField.Name(header.name), !["content-length", "transfer-encoding", "connection"].contains(name.canonicalName) else {
@@ -80,9 +61,8 @@ struct ShareLinkPublicURLTests {
         let runner = CommandRunner()
         defer { runner.remove() }
         let port = try ServeHealthCardsTests.freePort()
-        let proxy = PathProxy(target: "http://127.0.0.1:\(port)")
-        let proxyPort = try await proxy.start()
-        let origin = "http://127.0.0.1:\(proxyPort)/"
+        let proxy = try await PathProxy.start(target: "http://127.0.0.1:\(port)")
+        let origin = proxy.url + "/"
         let publicURL = origin + String(repeating: "p", count: 81 - origin.count)
         #expect(publicURL.count == 81)
         let server = try await ServeCommandTests.Server.start(runner, port: port, arguments: ["--public-url", publicURL])

@@ -3,6 +3,7 @@ import Crypto
 import FHIRCore
 import FhirBlocksClient
 import Foundation
+import HTTPTestSupport
 import NIOSSL
 import SmartHealthLinks
 import Testing
@@ -376,7 +377,7 @@ struct ViewerBrowserTests {
     static func cardFile(issuer: String, keyFile: URL) async throws -> String {
         var request = HTTPClientRequest(url: issuer + "/.well-known/jwks.json")
         request.method = .GET
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+        let response = try await HTTPExchange.client.execute(request, timeout: .seconds(300))
         return try cardFile(issuer: issuer, keyFile: keyFile, keySet: Array(try await response.body.collect(upTo: 1 << 20).readableBytesView))
     }
 
