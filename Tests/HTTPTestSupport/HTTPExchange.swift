@@ -10,12 +10,23 @@ public enum HTTPExchange {
     /// loaded machine a request sent on one the server was closing at that moment was reset
     /// (ECONNRESET). A request waits for a pooled connection as long as it may wait for its answer
     /// (16 clients share 8 connections per server in LoadTests).
-    public static let client: HTTPClient = {
+    public static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+
+    /// The same client, but it answers a redirect with the redirect itself (for tests that read
+    /// a 303's `Location` and cookie).
+    public static let clientNotFollowingRedirects: HTTPClient = {
+        var notFollowing = configuration
+        notFollowing.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: notFollowing)
+    }()
+
+    /// The tests' clients' configuration (see ``client``).
+    private static var configuration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.connectionPool.idleTimeout = .seconds(2)
         configuration.timeout.connect = .seconds(300)
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
+        return configuration
+    }
 
     /// Sends one request with ``client`` and collects its answer (at most 16 MiB).
     public static func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTestSupport
 import NIOCore
 import NIOHTTP1
 import OpenHealthKit
@@ -67,8 +68,9 @@ import TestSupport
         ["--issuer", "https://spec.smarthealth.cards/examples/issuer=\(specExamples.appendingPathComponent("issuer").path)"]
     }
 
-    /// A client that does not follow redirects (the start URL answers 303 with the cookie).
-    static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+    /// A client that does not follow redirects (the start URL answers 303 with the cookie), and
+    /// drops idle connections long before `health ui` closes them.
+    static var client: HTTPClient { HTTPExchange.clientNotFollowingRedirects }
 
     static func get(_ url: String, cookie: String? = nil) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
         var request = HTTPClientRequest(url: url)
