@@ -97,7 +97,10 @@ struct BulkExportController: TrustEndpoints {
 
     func kickoff(_ request: Request, _ context: FhirBlocksRequestContext, kind: String) async -> Response {
         guard let access = context.access else { return FhirBlocksRouter.bridge(FHIRController.fhirUnauthenticated()) }
+        // A refused kick-off is audited as refused (the FHIR endpoint's entry, of the operation asked for).
+        let operation = kind == "system" ? "$export" : kind == "patient" ? "Patient/$export" : "Group/\(kind.dropFirst(6))/$export"
         guard Self.allowsExport(scope: access.scopeText) else {
+            try? await runner.fhir.auditAccess(access, resources: [operation], outcome: .minorFailure, reason: "insufficient_scope")
             return Self.outcome(403, "forbidden", "a kick-off needs a system/ or patient/ scope that reads resources")
         }
         let prefer = Self.header(request, "prefer").lowercased()
@@ -113,6 +116,7 @@ struct BulkExportController: TrustEndpoints {
             return Self.outcome(400, "not-supported", error.reason)
         }
         if kind == "system", !configuration.auditors.contains(access.token.client) {
+            try? await runner.fhir.auditAccess(access, resources: [operation], outcome: .minorFailure, reason: "not_an_auditor")
             return Self.outcome(403, "forbidden", "a system-level export is for the server's auditors only")
         }
         if kind.hasPrefix("group/") {
@@ -122,8 +126,14 @@ struct BulkExportController: TrustEndpoints {
             } catch {
                 return Self.outcome(500, "exception", "storage failure")
             }
-            guard let stored else { return Self.outcome(404, "not-found", "unknown Group") }
-            guard stored.client == access.token.client else { return Self.outcome(403, "forbidden", "the Group was created by another client") }
+            guard let stored else {
+                try? await runner.fhir.auditAccess(access, resources: [operation], outcome: .minorFailure, reason: "not-found")
+                return Self.outcome(404, "not-found", "unknown Group")
+            }
+            guard stored.client == access.token.client else {
+                try? await runner.fhir.auditAccess(access, resources: [operation], outcome: .minorFailure, reason: "another_clients_group")
+                return Self.outcome(403, "forbidden", "the Group was created by another client")
+            }
         }
         await runner.resumeClaimable()
         let instant = now

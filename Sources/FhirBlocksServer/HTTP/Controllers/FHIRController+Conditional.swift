@@ -98,6 +98,7 @@ extension FHIRController {
     /// percent-encoded), in the token's compartment.
     func conditionMatches(type: String, query text: String, access: BearerAccess) async -> Result<ConditionMatches, Refusal> {
         guard covers(access.grants, type: type, interaction: .read) else {
+            try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "insufficient_scope")
             return .failure(Refusal(response: Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover reading \(type)")))
         }
         var query: SearchQuery

@@ -87,6 +87,8 @@ extension FHIRController {
             return Self.outcome(status: 404, code: "not-found", "unknown resource")
         }
         if type == "Group" { return await readGroup(id: id, access: access) }
+        // A backend token reads in the compartments of the patients that granted its client.
+        if isSystemAccess(access) { return await systemRead(type: type, id: id, access: access, request: request) }
         var controls = FHIRResultControls()
         if let request, !request.rawQuery.isEmpty {
             do {
@@ -184,6 +186,8 @@ extension FHIRController {
     func search(type: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
         guard ResourceScope(type) != nil else { return Self.outcome(status: 404, code: "not-found", "unknown resource type") }
         if type == "Group", let refusal = Self.notStoredTypeRefusal(type) { return refusal }
+        // A backend token searches the compartment of a patient that granted its client.
+        if isSystemAccess(access), type != "Consent", type != "AuditEvent" { return await systemSearch(type: type, request: request, access: access) }
         guard covers(access.grants, type: type, interaction: .search) else {
             try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "insufficient_scope")
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover searching \(type)")

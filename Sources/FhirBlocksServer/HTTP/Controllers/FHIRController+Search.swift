@@ -87,7 +87,9 @@ extension FHIRController {
         }
         let references = result.records.map { "\(type)/\($0.id)" } + included.map { "\($0.type)/\($0.id)" }
         do {
-            try await auditAccess(access, resources: references.isEmpty ? [type] : references, outcome: .success)
+            // A search of another patient's compartment is refused (audited so), though it answers as an empty one.
+            try await auditAccess(access, resources: references.isEmpty ? [type] : references, outcome: inCompartment ? .success : .minorFailure,
+                                  reason: inCompartment ? nil : "other-compartment")
         } catch {
             return Self.outcome(status: 500, code: "exception", "the access could not be audited")
         }

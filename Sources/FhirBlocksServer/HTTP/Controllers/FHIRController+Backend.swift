@@ -1,0 +1,98 @@
+import FhirBlocks
+import FhirBlocksStore
+
+/// Plain REST reads with a SMART Backend Services token (`system/` scopes, see
+/// ``BackendServices``): the token stands for the client, whose own compartment holds nothing,
+/// so a read by id looks in the compartments of the patients whose wallets granted the client,
+/// and a search naming one of them (`patient=` or `subject=` its csiGuid) runs in that patient's
+/// compartment. Each is checked, filtered and audited as the same request of a token of the
+/// patient's grants (the token's `system/` scopes read as `patient/`, as a Bulk Data export reads
+/// them), the audit entry naming the patient and the backend token. A resource no granting
+/// patient holds (or the token may not see) answers 404 as an absent one does; a search naming
+/// another patient answers an empty Bundle, as a patient token's does.
+extension FHIRController {
+    /// Whether `access` is a backend client's token: it stands for the client, through `system/` grants only.
+    func isSystemAccess(_ access: BearerAccess) -> Bool {
+        access.token.client == access.token.patient && access.token.permissionIDs.isEmpty && !access.grants.isEmpty
+            && access.grants.allSatisfy { $0.permissionType == .system }
+    }
+
+    /// Whether a backend token's scope covers `interaction` on `type` at all (its `system/` grants read as `patient/`).
+    func systemCovers(_ access: BearerAccess, type: String, interaction: AccessRights) -> Bool {
+        covers(access.grants.map { grant in
+            var scope = grant
+            scope.permissionType = .patient
+            return scope
+        }, type: type, interaction: interaction)
+    }
+
+    /// What a backend token grants over `patient`'s data now (nil when nothing): its scope in the
+    /// `patient/` form ∩ the permissions the client holds from the patient, then the grants the
+    /// ledger backs.
+    func patientAccess(_ access: BearerAccess, patient: CsiGuid) -> BearerAccess? {
+        let instant = now
+        let ledger = self.ledger
+        let held = ledger.held(by: access.token.client, patient: patient, at: instant).filter { $0.scope != .auditor }
+        guard patient != access.token.client, !held.isEmpty else { return nil }
+        let (granted, permissionIDs) = ScopeRequest(BackendServices.patientForm(of: access.scopeText)).grant(heldPermissions: held,
+                                                                                                             policy: configuration.labelPolicy)
+        guard !granted.isEmpty else { return nil }
+        let token = StoredAccessToken(tokenHash: "", id: access.token.id, client: access.token.client, patient: patient, scope: granted,
+                                      permissionIDs: permissionIDs, issuedAt: access.token.issuedAt, expiresAt: access.token.expiresAt)
+        let grants = token.accessToken(presented: "").grants(at: instant, ledger: ledger)
+        guard !grants.isEmpty else { return nil }
+        return BearerAccess(token: token, grants: grants, quirks: access.quirks, scopeText: granted.text)
+    }
+
+    /// The patients whose wallets grant the backend token's client something now, in csiGuid order.
+    func grantingPatients(_ access: BearerAccess) -> [CsiGuid] {
+        let held = ledger.held(by: access.token.client, at: now).filter { $0.scope != .auditor && $0.patient != access.token.client }
+        return Set(held.map(\.patient)).sorted { $0.rawValue < $1.rawValue }
+    }
+
+    /// A backend token's read of `type/id`: the read of the first granting patient's compartment
+    /// that holds it visibly to the token (as that patient's grants read it); else 404, audited.
+    func systemRead(type: String, id: String, access: BearerAccess, request: ServiceRequest?) async -> ServiceResponse {
+        guard systemCovers(access, type: type, interaction: .read) else {
+            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
+            return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover reading \(type)")
+        }
+        for patient in grantingPatients(access) {
+            guard let perPatient = patientAccess(access, patient: patient) else { continue }
+            let record: FHIRResourceRecord?
+            do {
+                record = try await store.resource(patient: patient, type: type, id: id)
+            } catch {
+                return Self.outcome(status: 500, code: "exception", "storage failure")
+            }
+            let isCompartmentPatient = type == "Patient" && CsiGuid(id) == patient
+            if let record, !visible(stored: record.json, type: type, interaction: .read, grants: perPatient.grants) { continue }
+            if record == nil, !isCompartmentPatient { continue }
+            return await read(type: type, id: id, access: perPatient, request: request)
+        }
+        try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found")
+        return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
+    }
+
+    /// A backend token's search of a stored type: in the compartment of the granting patient it
+    /// names (``systemSearchAccess(_:access:)``); any other is an empty Bundle (the token's own
+    /// compartment holds nothing; another patient's is refused, and audited so). 403 when the
+    /// token's scope does not cover searching the type.
+    func systemSearch(type: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
+        guard systemCovers(access, type: type, interaction: .search) else {
+            try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "insufficient_scope")
+            return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover searching \(type)")
+        }
+        if let perPatient = systemSearchAccess(request, access: access) { return await search(type: type, request: request, access: perPatient) }
+        return await searchStored(type: type, request: request, access: access)
+    }
+
+    /// The access a backend token's search runs with: that of the granting patient its `patient`
+    /// (or `subject`) parameter names by csiGuid (`Patient/` prefixed or not); nil otherwise.
+    func systemSearchAccess(_ request: ServiceRequest, access: BearerAccess) -> BearerAccess? {
+        guard let parameter = request.query["patient"] ?? request.query["subject"] else { return nil }
+        let id = parameter.hasPrefix("Patient/") ? String(parameter.dropFirst(8)) : parameter
+        guard let patient = CsiGuid(id), grantingPatients(access).contains(patient) else { return nil }
+        return patientAccess(access, patient: patient)
+    }
+}
