@@ -14,4 +14,17 @@ extension PostgresTrustStore {
             return try rows.map(PostgresRows.resource)
         }
     }
+
+    /// One page of one type of a compartment in id byte order (`COLLATE "C"`,
+    /// ``TrustSQL/typePage(patient:type:since:afterID:limit:dialect:)``), read through the index
+    /// `fhir_resource_compartment_order` and stopped after `limit` rows.
+    public func resources(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?,
+                          limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord] {
+        guard limit > 0 else { return [] }
+        let query = Self.query(TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, afterID: afterID, limit: limit, dialect: .postgres))
+        return try await withConnection { connection, logger in
+            let rows = try await connection.query(query, logger: logger).collect()
+            return try rows.map(PostgresRows.resource)
+        }
+    }
 }

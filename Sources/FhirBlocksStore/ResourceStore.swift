@@ -21,6 +21,11 @@ public protocol ResourceStore: Sendable {
     /// `Patient/$everything`, read through an index in that order rather than by sorting the
     /// whole compartment.
     func resources(patient: CsiGuid, after: (type: String, id: String)?, limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord]
+    /// Up to `limit` current resources of `type` in `patient`'s compartment updated at or after
+    /// `since` (all when nil) whose ids come after `afterID` in byte order (from the first when
+    /// nil), in id byte order: one page of a Bulk Data export of that type (`_type`, `_since`),
+    /// read through the same index as ``resources(patient:after:limit:)`` within the one type.
+    func resources(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?, limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord]
     /// The last recorded writer of each resource of `type` in `patient`'s compartment, by id
     /// (``FHIRResourceWrite/writer``), with the version it wrote: a caller compares it with the
     /// version it read (a later version stored without a writer, or written since, is not that

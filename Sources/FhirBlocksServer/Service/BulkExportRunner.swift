@@ -3,11 +3,18 @@ import FhirBlocks
 import FhirBlocksStore
 import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs Bulk Data export jobs (``ExportStore``) on this server: takes a job's lease, reads the
 /// compartments of the patients whose wallets granted the job's client, one batch of stored
-/// resources at a time, keeps each resource the client may read, and appends it as an NDJSON
-/// line to its type's file, a chunk at a time (``chunkSize``), so no file is ever held whole.
+/// resources at a time (with `_type`, only those types, each read alone with `_since` in the
+/// statement: ``ResourceStore/resources(patient:type:since:afterID:limit:)``), keeps each
+/// resource the client may read, and appends it as an NDJSON line to its type's file, a chunk
+/// at a time (``chunkSize``), so no file is ever held whole.
 ///
 /// Who may see what is decided exactly as for a read by id: each patient's grants are what a
 /// backend token of the job's scope would carry for that patient (the token's own scope
@@ -25,7 +32,7 @@ final class BulkExportRunner: TrustEndpoints {
     /// The bytes of NDJSON lines one chunk holds before it is stored (a line is never split).
     static let chunkSize = 256 << 10
     /// The resources one store read asks for.
-    static let batchSize = 500
+    static let batchSize = 1_000
     /// How long a lease lasts without renewal, in seconds.
     static let leaseSeconds: Int64 = 120
 
@@ -124,27 +131,38 @@ final class BulkExportRunner: TrustEndpoints {
         if !parameters.ignored.isEmpty {
             _ = files.append(Self.ignoredOutcome(parameters.ignored), type: Self.errorFileType)
         }
+        // The types asked for (`_type`) are each read alone, in byte order, through the index
+        // and with `_since` in the statement; without `_type`, the whole compartment is read.
+        let wanted: [String?] = job.types.isEmpty ? [nil]
+            : Set(job.types).filter { $0 != Self.errorFileType }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for (position, patient) in patients.enumerated() {
             guard let access = patientAccess(job, patient: patient, ledger: ledger, at: instant) else { continue }
             var counts: [String: Int] = [:]
-            var after: (type: String, id: String)?
-            while true {
-                let records = try await store.resources(patient: patient, after: after, limit: Self.batchSize)
-                for record in records {
-                    after = (record.type, record.id)
-                    guard record.type != Self.errorFileType, job.types.isEmpty || job.types.contains(record.type),
-                          job.since.map({ !(record.lastUpdated < $0) }) ?? true,
-                          FHIRController.isDelimitedObject(record.json), !record.json.contains(UInt8(ascii: "\n")),
-                          fhir.visible(stored: record.json, type: record.type, interaction: .read, grants: access.grants),
-                          parameters.typeFilters[record.type] == nil || (try? JSONParser.parse(record.json))
-                              .map({ parameters.passesTypeFilter($0, type: record.type) }) == true else { continue }
-                    counts[record.type, default: 0] += 1
-                    if let full = files.append(record.json, type: record.type) {
-                        guard try await store.appendExportChunk(full, owner: owner, progress: Self.progress(position, patients.count),
-                                                                leaseUntil: leaseEnd()) else { return .stopped }
+            var visibility = ExportVisibility(fhir: fhir, grants: access.grants)
+            for type in wanted {
+                var after: (type: String, id: String)?
+                while true {
+                    let records = if let type {
+                        try await store.resources(patient: patient, type: type, since: job.since, afterID: after?.id, limit: Self.batchSize)
+                    } else {
+                        try await store.resources(patient: patient, after: after, limit: Self.batchSize)
                     }
+                    for record in records {
+                        after = (record.type, record.id)
+                        guard record.type != Self.errorFileType, job.types.isEmpty || job.types.contains(record.type),
+                              job.since.map({ !(record.lastUpdated < $0) }) ?? true,
+                              FHIRController.isDelimitedObject(record.json), !ExportVisibility.containsLineFeed(record.json),
+                              visibility.visible(record.json, type: record.type),
+                              parameters.typeFilters[record.type] == nil || (try? JSONParser.parse(record.json))
+                                  .map({ parameters.passesTypeFilter($0, type: record.type) }) == true else { continue }
+                        counts[record.type, default: 0] += 1
+                        if let full = files.append(record.json, type: record.type) {
+                            guard try await store.appendExportChunk(full, owner: owner, progress: Self.progress(position, patients.count),
+                                                                    leaseUntil: leaseEnd()) else { return .stopped }
+                        }
+                    }
+                    if records.count < Self.batchSize { break }
                 }
-                if records.count < Self.batchSize { break }
             }
             if !counts.isEmpty {
                 let types = counts.keys.sorted()
@@ -231,6 +249,76 @@ struct FileChunks {
         defer { buffers = [:] }
         return buffers.sorted { $0.key < $1.key }.compactMap { type, buffer in
             buffer.lines == 0 ? nil : ExportChunk(jobID: jobID, type: type, sequence: buffer.sequence, lineCount: buffer.lines, bytes: buffer.bytes)
+        }
+    }
+}
+
+/// What `FHIRController.visible(stored:type:interaction:grants:)` decides for the resources of
+/// one patient's export (a read, under that patient's grants), asked once per type for the
+/// resources it decides alike: with no granular (filtered) grant, a resource whose JSON holds
+/// neither a backslash nor `security` has no security labels (``FHIRController/storedLabels(_:)``
+/// does not parse it), so the decision depends on its type only. Every other resource is
+/// decided alone, as a read decides it.
+struct ExportVisibility {
+    let fhir: FHIRController
+    let grants: [PermissionScope]
+    /// Whether a grant carries a granular filter (then every resource is decided alone).
+    let filtered: Bool
+    /// The decision for a resource without labels, by type, once asked.
+    private var unlabeled: [String: Bool] = [:]
+
+    init(fhir: FHIRController, grants: [PermissionScope]) {
+        self.fhir = fhir
+        self.grants = grants
+        filtered = GranularScopes.anyFiltered(grants)
+    }
+
+    /// Whether the resource of `type` stored as `json` may be read under the grants.
+    mutating func visible(_ json: [UInt8], type: String) -> Bool {
+        guard !filtered, !Self.mayHoldSecurityMember(json) else {
+            return fhir.visible(stored: json, type: type, interaction: .read, grants: grants)
+        }
+        if let known = unlabeled[type] { return known }
+        let decision = fhir.visible(stored: json, type: type, interaction: .read, grants: grants)
+        unlabeled[type] = decision
+        return decision
+    }
+
+    /// Whether the bytes contain a backslash (found with `memchr`) or the word `security` (16
+    /// positions at a time: those where `s` starts and `y` ends eight bytes, then each such
+    /// position compared whole): the bytes the read path parses for labels.
+    static func mayHoldSecurityMember(_ json: [UInt8]) -> Bool {
+        json.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, !raw.isEmpty else { return false }
+            if memchr(base, Int32(UInt8(ascii: "\\")), raw.count) != nil { return true }
+            let count = raw.count
+            func isWord(at index: Int) -> Bool { raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) == securityWord }
+            let first = SIMD16<UInt8>(repeating: UInt8(ascii: "s")), last = SIMD16<UInt8>(repeating: UInt8(ascii: "y"))
+            var index = 0
+            while index + 23 <= count {
+                let starts = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                let ends = raw.loadUnaligned(fromByteOffset: index + 7, as: SIMD16<UInt8>.self)
+                if any((starts .== first) .& (ends .== last)) {
+                    for candidate in index..<(index + 16) where isWord(at: candidate) { return true }
+                }
+                index += 16
+            }
+            while index + 8 <= count {
+                if isWord(at: index) { return true }
+                index += 1
+            }
+            return false
+        }
+    }
+
+    /// `security` as eight bytes read at once.
+    private static let securityWord: UInt64 = Array("security".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+
+    /// Whether the bytes hold a line feed (found with `memchr`): such a JSON cannot be one NDJSON line.
+    static func containsLineFeed(_ json: [UInt8]) -> Bool {
+        json.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, !raw.isEmpty else { return false }
+            return memchr(base, Int32(UInt8(ascii: "\n")), raw.count) != nil
         }
     }
 }

@@ -249,6 +249,26 @@ public enum TrustSQL {
         return SQLStatement(sql + " ORDER BY \(type), \(id) LIMIT ?", arguments + [.integer(Int64(limit))])
     }
 
+    /// Up to `limit` current resources of `type` in `patient`'s compartment whose ids come after
+    /// `afterID` in byte order (from the first when nil), updated at or after `since` when given,
+    /// in id byte order: one page of a Bulk Data export of one type. The range of the same index
+    /// as ``compartmentPage(patient:after:limit:dialect:)`` within one type (`_since` is checked
+    /// on each row of it, not used to find them).
+    public static func typePage(patient: String, type: String, since: Timestamp?, afterID: String?, limit: Int, dialect: SQLDialect) -> SQLStatement {
+        let (typeColumn, id) = dialect == .postgres ? (#"type COLLATE "C""#, #"id COLLATE "C""#) : ("type", "id")
+        var sql = "SELECT \(resourceColumns) FROM fhir_resource WHERE patient = ? AND \(typeColumn) = ?"
+        var arguments: [SQLValue] = [.text(patient), .text(type)]
+        if let afterID {
+            sql += " AND \(id) > ?"
+            arguments.append(.text(afterID))
+        }
+        if let since {
+            sql += " AND last_updated >= ?"
+            arguments.append(.integer(since.millisecondsSince1970))
+        }
+        return SQLStatement(sql + " ORDER BY \(id) LIMIT ?", arguments + [.integer(Int64(limit))])
+    }
+
     // MARK: Audit log
 
     /// The next index of the audit log (0 when empty).

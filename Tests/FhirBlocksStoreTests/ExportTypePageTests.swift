@@ -1,0 +1,81 @@
+@testable import FhirBlocksPostgres
+@testable import FhirBlocksSQLite
+import FhirBlocks
+import FhirBlocksStore
+import Foundation
+import GRDB
+import Testing
+
+/// `ResourceStore.resources(patient:type:since:afterID:limit:)`, a Bulk Data export's page of one
+/// type (`TrustSQL.typePage`): only that type of that patient, updated at or after `_since`, in
+/// id byte order after the cursor, on both stores; on SQLite a range of the primary key.
+@Suite struct ExportTypePageTests {
+    /// Two Observations, a Condition and a Procedure per id, the Observations' lastUpdated in
+    /// steps of a second: ids whose byte order is not their alphabetical one (`B` before `a`,
+    /// `b10` before `b2`).
+    static let ids = ["b2", "a", "B", "b10", "c"]
+
+    static func fill(_ store: any TrustStore, patient: CsiGuid) async throws {
+        var change = TrustChange()
+        for (index, id) in ids.enumerated() {
+            for type in ["Condition", "Observation", "Procedure"] {
+                let updated = Timestamp(millisecondsSince1970: Fixtures.t0.millisecondsSince1970 + Int64(index) * 1_000)
+                change.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(
+                    type: type, id: id, patient: patient, versionID: 1, lastUpdated: updated,
+                    json: Array(#"{"resourceType":"\#(type)","id":"\#(id)"}"#.utf8))))
+            }
+        }
+        try await store.commit(change)
+    }
+
+    static func check(_ store: any TrustStore) async throws {
+        let patient = Fixtures.csi(), other = Fixtures.csi()
+        try await fill(store, patient: patient)
+        try await fill(store, patient: other)
+        let all = try await store.resources(patient: patient, type: "Observation", since: nil, afterID: nil, limit: 100)
+        #expect(all.map(\.id) == ["B", "a", "b10", "b2", "c"])
+        #expect(all.allSatisfy { $0.type == "Observation" && $0.patient == patient })
+        #expect(all.map(\.json) == all.map { Array(#"{"resourceType":"Observation","id":"\#($0.id)"}"#.utf8) })
+        #expect(all.first { $0.id == "b10" }?.lastUpdated == Timestamp(millisecondsSince1970: Fixtures.t0.millisecondsSince1970 + 3_000))
+        // Pages of two after the cursor.
+        #expect(try await store.resources(patient: patient, type: "Observation", since: nil, afterID: nil, limit: 2).map(\.id) == ["B", "a"])
+        #expect(try await store.resources(patient: patient, type: "Observation", since: nil, afterID: "a", limit: 2).map(\.id) == ["b10", "b2"])
+        #expect(try await store.resources(patient: patient, type: "Observation", since: nil, afterID: "b2", limit: 2).map(\.id) == ["c"])
+        #expect(try await store.resources(patient: patient, type: "Observation", since: nil, afterID: "c", limit: 2).isEmpty)
+        // `_since`: updated at or after (ids 2…4 are B, b10, c); with a cursor too.
+        let since = Timestamp(millisecondsSince1970: Fixtures.t0.millisecondsSince1970 + 2_000)
+        #expect(try await store.resources(patient: patient, type: "Observation", since: since, afterID: nil, limit: 100).map(\.id) == ["B", "b10", "c"])
+        #expect(try await store.resources(patient: patient, type: "Observation", since: since, afterID: "B", limit: 1).map(\.id) == ["b10"])
+        // Another type, a type not stored, no limit.
+        #expect(try await store.resources(patient: patient, type: "Procedure", since: nil, afterID: nil, limit: 100).map(\.id) == ["B", "a", "b10", "b2", "c"])
+        #expect(try await store.resources(patient: patient, type: "Immunization", since: nil, afterID: nil, limit: 100).isEmpty)
+        #expect(try await store.resources(patient: patient, type: "Observation", since: nil, afterID: nil, limit: 0).isEmpty)
+    }
+
+    @Test func sqlite() async throws {
+        try await StoreBackends.withSession(.sqlite) { session in try await Self.check(session.store) }
+    }
+
+    @Test(.enabled(if: StoreBackends.postgresAvailable, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"))
+    func postgres() async throws {
+        try await StoreBackends.withSession(.postgres) { session in try await Self.check(session.store) }
+    }
+
+    @Test func sqlitePageIsARangeOfThePrimaryKey() async throws {
+        let queue = try DatabaseQueue()
+        try await queue.write { db in
+            try db.execute(sql: "CREATE TABLE fhir_resource (type TEXT, id TEXT, patient TEXT, version_id INTEGER, last_updated INTEGER, json BLOB, "
+                + "PRIMARY KEY (patient, type, id)) WITHOUT ROWID")
+        }
+        let since = Fixtures.t0
+        for (afterID, sinceTime) in [(nil, nil), ("r1", nil), (nil, since), ("r1", since)] as [(String?, Timestamp?)] {
+            let page = TrustSQL.typePage(patient: "p", type: "Observation", since: sinceTime, afterID: afterID, limit: 1_000, dialect: .sqlite)
+            let plan = try await queue.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + page.sql, arguments: SQLiteTrustStore.arguments(page.arguments))
+                    .map { row -> String in row["detail"] }
+            }
+            let range = afterID == nil ? "(patient=? AND type=?)" : "(patient=? AND type=? AND id>?)"
+            #expect(plan == ["SEARCH fhir_resource USING PRIMARY KEY \(range)"], "\(plan)")
+        }
+    }
+}
