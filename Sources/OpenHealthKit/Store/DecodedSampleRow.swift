@@ -46,7 +46,8 @@ struct DecodedSampleRow {
     /// with and are `HKCumulativeQuantitySample` or `HKDiscreteQuantitySample`.
     func makeSample(members: Set<HKSample>, context: DecodingContext) throws -> HKSample {
         let metadata: [String: Any]? = self.metadata.isEmpty ? nil : self.metadata.mapValues(\.anyValue)
-        let device = try payload.device.map { try context.decoder.decode(HKDevice.self, from: $0) }
+        let device = try payload.deviceReference.map { try context.device($0) }
+            ?? payload.device.map { try context.decoder.decode(HKDevice.self, from: $0) }
         let revision = context.revision(self.revision)
         switch kind {
         case .quantity:

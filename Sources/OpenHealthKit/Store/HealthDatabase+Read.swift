@@ -76,7 +76,7 @@ extension HealthDatabase {
     func fetchSamples(_ fetch: SampleFetch) async throws -> [HKSample] {
         guard fetch.scope != .nothing, !fetch.types.isEmpty else { return [] }
         return try await readAsync { db in
-            let context = DecodingContext(cipher: cipher)
+            let context = DecodingContext(cipher: cipher, db: db)
             return try fetchSamples(db, fetch, anchorRange: nil, context: context).map(\.sample)
         }
     }
@@ -107,7 +107,7 @@ extension HealthDatabase {
         guard fetch.scope != .nothing, !fetch.types.isEmpty else { return ChangeBatch() }
         let range = (after ?? 0)...through
         var batch = ChangeBatch()
-        let context = DecodingContext(cipher: cipher)
+        let context = DecodingContext(cipher: cipher, db: db)
         batch.added = try fetchSamples(db, fetch, anchorRange: range, context: context).map { ($0.anchor, $0.sample) }
         guard after != nil else { return batch }
         var arguments = StatementArguments()
@@ -215,7 +215,7 @@ extension HealthDatabase {
                 var fetch = SampleFetch(types: [type.identifier], predicate: predicate, scope: scope,
                                         order: [SampleOrder(key: .startDate, ascending: true)])
                 fetch.seriesAsQuantities = true
-                let samples = try fetchSamples(db, fetch, anchorRange: nil, context: DecodingContext(cipher: cipher))
+                let samples = try fetchSamples(db, fetch, anchorRange: nil, context: DecodingContext(cipher: cipher, db: db))
                 let rows = samples.compactMap { item -> StatisticsSample? in
                     guard let sample = item.sample as? HKQuantitySample,
                           let value = try? sample.quantity.value(in: type.canonicalUnit) else { return nil }

@@ -86,7 +86,7 @@ extension HealthDatabase {
     func recentlyDeleted(ids: [Int64]?, forRestore: Bool) async throws -> [RecentlyDeletedEntry] {
         let cutoff = now().timeIntervalSinceReferenceDate - Self.recentlyDeletedRetention
         return try await readAsync { db in
-            let context = DecodingContext(cipher: cipher)
+            let context = DecodingContext(cipher: cipher, db: db)
             var rows: [Row] = []
             let base = "SELECT \(Self.recentlyDeletedColumns) FROM recently_deleted r JOIN source src ON src.id = r.source_id"
             if let ids {

@@ -51,6 +51,13 @@ extension HealthDatabase {
     /// through its own `sync_id` and `sync_version` instead of `metadata_index` rows
     /// (`HealthDatabase+SyncIndex.swift`); a store that has index rows is marked
     /// `sync_index_pending`, and those rows are deleted when it is next opened with its key.
+    ///
+    /// v19-devices adds `device`: each distinct device a sample names, its JSON sealed, found by
+    /// the keyed hash of that JSON (`HealthDatabase+Devices.swift`). A sample saved since refers
+    /// to its device by that hash inside its sealed record instead of embedding the JSON
+    /// (``SamplePayload``), so equal devices share one row; rows saved before keep their embedded
+    /// device and are read as they are (not rewritten). Health records keep theirs embedded (their
+    /// content version hashes the record). Device rows are not deleted with samples.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -298,6 +305,16 @@ extension HealthDatabase {
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS record_patient (
                     reference_hash BLOB PRIMARY KEY NOT NULL,
+                    sealed BLOB NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
+        // v19-devices: each distinct device once, sealed, by the keyed hash of its JSON; records
+        // saved from now on refer to it (`HealthDatabase+Devices.swift`).
+        migrator.registerMigration("v19-devices") { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS device (
+                    hash BLOB PRIMARY KEY NOT NULL,
                     sealed BLOB NOT NULL
                 ) WITHOUT ROWID;
                 """)

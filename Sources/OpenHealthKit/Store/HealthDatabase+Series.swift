@@ -8,7 +8,7 @@ extension HealthDatabase {
     func seriesEntries(of series: [UUID]) async throws -> [UUID: [QuantitySeriesEntry]] {
         guard !series.isEmpty else { return [:] }
         return try await readAsync { db in
-            let context = DecodingContext(cipher: cipher)
+            let context = DecodingContext(cipher: cipher, db: db)
             var result: [UUID: [QuantitySeriesEntry]] = [:]
             for chunk in series.chunked(into: 500) {
                 let rows = try Row.fetchCursor(db, sql: """
@@ -45,7 +45,7 @@ extension HealthDatabase {
                 """, arguments: arguments) else {
                 throw HKError(.errorNoData, "the heartbeat series is not in the store")
             }
-            let item = try DecodedSampleRow(row: row, context: DecodingContext(cipher: cipher))
+            let item = try DecodedSampleRow(row: row, context: DecodingContext(cipher: cipher, db: db))
             guard let extra = item.payload.extra else { throw HealthStoreError(.corruptDatabase, "a heartbeat series has no beats") }
             return try HeartbeatCodec.decode(extra)
         }

@@ -53,6 +53,8 @@ extension HealthDatabase {
                 }
                 // Blocks dissolved during this transaction: rows planned for them are stored without one.
                 var dissolved = Set<Int64>()
+                // Devices whose row this transaction has stored or found (a batch names a few).
+                var storedDevices = Set<Data>()
 
                 func insertRow(_ sample: PreparedSample, parent: Int64?, revision: SourceRevisionRecord) throws {
                     let rowSourceID = try sourceID(of: revision)
@@ -62,6 +64,10 @@ extension HealthDatabase {
                     if let slot = sample.blockSlot, blockIDs.indices.contains(slot.block), !dissolved.contains(blockIDs[slot.block]) {
                         blockID = blockIDs[slot.block]
                         blockIndex = slot.index
+                    }
+                    if let device = sample.device, !storedDevices.contains(device.hash) {
+                        try Self.storeDevice(db, device, cipher: cipher)
+                        storedDevices.insert(device.hash)
                     }
                     try statement.insert(sample, sourceID: rowSourceID, parentID: parent, anchor: sequence, blockID: blockID, blockIndex: blockIndex)
                     let rowID = db.lastInsertedRowID

@@ -12,6 +12,10 @@ import Foundation
 /// an Apple Health import's sync identifier as its 32 digest bytes and its version, then the
 /// JSON of the other entries, if any. Decoding expands it to the same JSON bytes the sample was
 /// saved with, so `metadata` always holds ``MetadataCodec``'s JSON.
+///
+/// Flag 16 (v19-devices) replaces the device's JSON section by a reference: the 16 bytes of
+/// the keyed hash its `device` row is found by (no length prefix). `device` is then nil after
+/// decoding; reading expands it from the row (``DecodingContext/device(_:)``).
 struct SamplePayload {
     static let format: UInt8 = 1
 
@@ -21,7 +25,11 @@ struct SamplePayload {
         static let device = Flags(rawValue: 2)
         static let extra = Flags(rawValue: 4)
         static let compactMetadata = Flags(rawValue: 8)
+        static let deviceReference = Flags(rawValue: 16)
     }
+
+    /// The length of a device reference (``RecordCipher/indexHash(_:)``'s).
+    static let deviceReferenceCount = 16
 
     var primaryBits: UInt64
     var metadata: Data?
@@ -30,6 +38,9 @@ struct SamplePayload {
     /// The compact form of `metadata`, written in its place when set (the save path sets it only
     /// for metadata it expands back to exactly `metadata`).
     var compactMetadata: [UInt8]?
+    /// The keyed hash of the `device` row holding the device's JSON, written in place of
+    /// `device` when set (16 bytes).
+    var deviceReference: Data?
 
     var doubleValue: Double { Double(bitPattern: primaryBits) }
     var integerValue: Int64 { Int64(bitPattern: primaryBits) }
@@ -59,10 +70,16 @@ struct SamplePayload {
         let compact = metadata == nil ? nil : compactMetadata
         if metadata != nil { flags.insert(.metadata) }
         if compact != nil { flags.insert(.compactMetadata) }
-        if device != nil { flags.insert(.device) }
+        let reference = deviceReference.flatMap { $0.count == Self.deviceReferenceCount ? $0 : nil }
+        if reference != nil {
+            flags.insert(.deviceReference)
+        } else if device != nil {
+            flags.insert(.device)
+        }
         if extra != nil { flags.insert(.extra) }
         let metadataCount = compact?.count ?? metadata?.count ?? 0
-        var writer = ByteWriter(capacity: 10 + metadataCount + (device?.count ?? 0) + (extra?.count ?? 0) + 12)
+        let deviceCount = reference?.count ?? device?.count ?? 0
+        var writer = ByteWriter(capacity: 10 + metadataCount + deviceCount + (extra?.count ?? 0) + 12)
         writer.byte(Self.format)
         writer.byte(flags.rawValue)
         writer.uint64(primaryBits)
@@ -77,7 +94,11 @@ struct SamplePayload {
         } else {
             section(metadata)
         }
-        section(device)
+        if let reference {
+            writer.append(reference)
+        } else {
+            section(device)
+        }
         section(extra)
         return writer.bytes
     }
@@ -112,8 +133,17 @@ struct SamplePayload {
             metadata = try MetadataCodec.expandCompactSync(compact)
         }
         let device = flags.contains(.device) ? try section() : nil
+        var reference: Data?
+        if flags.contains(.deviceReference) {
+            guard data.endIndex - offset >= Self.deviceReferenceCount else {
+                throw HealthStoreError(.corruptDatabase, "sealed sample is truncated")
+            }
+            reference = data.subdata(in: offset..<(offset + Self.deviceReferenceCount))
+            offset += Self.deviceReferenceCount
+        }
         let extra = flags.contains(.extra) ? try section() : nil
         self.init(primaryBits: bits, metadata: metadata, device: device, extra: extra)
+        deviceReference = reference
     }
 }
 

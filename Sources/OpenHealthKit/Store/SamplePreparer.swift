@@ -23,7 +23,8 @@ struct SamplePreparer {
         }
         let metadataValues = try sample.metadata.map(MetadataCodec.values) ?? [:]
         let metadata = metadataValues.isEmpty ? nil : try MetadataCodec.encode(metadataValues)
-        let device = try sample.device.map { try devices.json($0) }
+        let preparedDevice = try sample.device.map { try devices.prepared($0, cipher: cipher) }
+        let device = preparedDevice?.json
         let kind: SampleKind
         var payload: SamplePayload
         var activityType: Int64?
@@ -243,6 +244,13 @@ struct SamplePreparer {
         let index = Self.metadataIndex(metadataValues, cipher: cipher, syncInColumns: syncInColumns)
         // An import's sync identifier is sealed as its digest's 32 bytes (`SamplePayload`), not as 140 bytes of JSON.
         if syncInColumns, metadata != nil { payload.compactMetadata = MetadataCodec.compactSync(metadataValues) }
+        // The device is sealed once in its `device` row (v19-devices) and referred to by its keyed hash; a
+        // health record keeps its own (its content version hashes the record as saved).
+        var storedDevice: PreparedDevice?
+        if let preparedDevice, kind != .clinicalRecord, kind != .verifiableRecord {
+            payload.deviceReference = preparedDevice.hash
+            storedDevice = preparedDevice
+        }
         let type = sample.sampleType.identifier
         let context = RecordContext(uuid: sample.uuid, type: type, kind: kind, start: start, end: end)
         var prepared = PreparedSample(uuid: sample.uuid, type: type, kind: kind, start: start, end: end,
@@ -250,6 +258,7 @@ struct SamplePreparer {
                               sealed: try cipher.seal(payload.encodedBytes(), context: context.bytes),
                               primaryBits: payload.primaryBits, metadataIndex: index, members: members)
         prepared.replacesSameKey = healthRecordKey != nil
+        prepared.device = storedDevice
         prepared.routeBlocks = routeBlocks
         prepared.workoutLink = workoutLink
         if syncInColumns { prepared.syncColumnsBundle = bundleIdentifier }
@@ -281,17 +290,25 @@ extension SamplePreparer {
     }
 }
 
-/// The JSON of the device encoded last, reused while samples name the same device object.
+/// The JSON and keyed hash of the device encoded last, reused while samples name the same
+/// device object.
 final class DeviceEncodings: Sendable {
-    private static let encoder = JSONEncoder()
-    private let last = Mutex<(device: HKDevice, json: Data)?>(nil)
+    /// Sorted keys: equal devices encode to the same bytes, so they hash alike and share a row
+    /// (a keyed container's order otherwise varies between encodings).
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+    private let last = Mutex<(device: HKDevice, prepared: PreparedDevice)?>(nil)
 
-    /// The device's JSON (as `JSONEncoder` writes it).
-    func json(_ device: HKDevice) throws -> Data {
-        if let cached = last.withLock({ $0 }), cached.device === device { return cached.json }
+    /// The device's JSON (as `JSONEncoder` writes it, keys sorted) and the keyed hash its `device` row is found by.
+    func prepared(_ device: HKDevice, cipher: RecordCipher) throws -> PreparedDevice {
+        if let cached = last.withLock({ $0 }), cached.device === device { return cached.prepared }
         let json = try Self.encoder.encode(device)
-        last.withLock { $0 = (device, json) }
-        return json
+        let prepared = PreparedDevice(hash: HealthDatabase.deviceHash(json, cipher: cipher), json: json)
+        last.withLock { $0 = (device, prepared) }
+        return prepared
     }
 }
 

@@ -68,6 +68,9 @@ struct PreparedSample: Sendable {
     /// sync metadata was left out of `metadataIndex`: the row's columns answer it only when the
     /// row is recorded under that bundle identifier (otherwise the save indexes it).
     var syncColumnsBundle: String? = nil
+    /// The device the sealed record refers to by its keyed hash (v19-devices): its row is
+    /// stored with the sample's unless the store has it.
+    var device: PreparedDevice? = nil
 }
 
 /// How a route being saved finds its workout: by UUID, or by the sync identifier hash its
