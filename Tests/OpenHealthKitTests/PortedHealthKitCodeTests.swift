@@ -54,7 +54,9 @@ struct PortedHealthKitCodeTests {
         let stepType = HKQuantityType(.stepCount)
         try await healthStore.requestAuthorization(toShare: [stepType], read: [stepType])
         let calendar = Calendar.current
-        try await healthStore.save((0..<14).map { day in
+        // Noon of each of the 14 days before today: none after now (a sample of today's noon
+        // lies in a week that has not begun when the test runs on a Monday before 3:00).
+        try await healthStore.save((1...14).map { day in
             let start = calendar.date(byAdding: .day, value: -day, to: calendar.startOfDay(for: Date()))!.addingTimeInterval(12 * 3600)
             return HKQuantitySample(type: stepType, quantity: HKQuantity(unit: .count(), doubleValue: 1000), start: start,
                                     end: start.addingTimeInterval(600))
