@@ -123,15 +123,24 @@ struct SQLiteExportFiles: Sendable {
     /// Up to `count` bytes of the open file from `offset`; empty at its end.
     func read(_ descriptor: Int32, at offset: Int64, count: Int) async throws(TrustStoreError) -> [UInt8] {
         let result: Result<[UInt8], TrustStoreError> = await Self.run {
-            var bytes = [UInt8](repeating: 0, count: count)
-            while true {
-                let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
-                if read >= 0 {
-                    bytes.removeSubrange(read...)
-                    return .success(bytes)
+            var failure: TrustStoreError?
+            // Not zeroed first: only the bytes read are kept.
+            let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                while true {
+                    let read = pread(descriptor, buffer.baseAddress, count, off_t(offset))
+                    if read >= 0 {
+                        initialized = read
+                        return
+                    }
+                    if errno != EINTR {
+                        failure = .unavailable("cannot read an export file: \(Self.systemMessage())")
+                        initialized = 0
+                        return
+                    }
                 }
-                if errno != EINTR { return .failure(.unavailable("cannot read an export file: \(Self.systemMessage())")) }
             }
+            if let failure { return .failure(failure) }
+            return .success(bytes)
         }
         return try result.get()
     }

@@ -80,16 +80,23 @@ extension SQLiteTrustStore {
             try await sendExportChunks(id: id, output: output, to: send)
             return
         }
-        // The open file stays readable when the job is deleted meanwhile.
+        // The open file stays readable when the job is deleted meanwhile. Each piece is read
+        // from disk while the one before it is sent; the file is closed only once no read is left.
+        func piece(at offset: Int64) -> Task<[UInt8], any Error> {
+            Task { try await files.read(descriptor, at: offset, count: SQLiteExportFiles.pieceSize) }
+        }
+        var next = piece(at: 0)
         do {
             var offset: Int64 = 0
             while true {
-                let piece = try await files.read(descriptor, at: offset, count: SQLiteExportFiles.pieceSize)
-                if piece.isEmpty { break }
-                offset += Int64(piece.count)
-                try await send(piece)
+                let bytes = try await next.value
+                if bytes.isEmpty { break }
+                offset += Int64(bytes.count)
+                next = piece(at: offset)
+                try await send(bytes)
             }
         } catch {
+            _ = try? await next.value
             await files.closeFile(descriptor)
             throw error
         }

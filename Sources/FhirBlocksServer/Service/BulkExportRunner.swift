@@ -25,8 +25,9 @@ import Darwin
 /// the job completes, so nothing is served that was not audited.
 ///
 /// A job is renewed (its lease and progress) after each patient and chunk; a cancelled job
-/// (deleted) or one another server took over stops at the next renewal. A job whose server
-/// stopped is resumed from nothing by whichever server next sees it claimable
+/// (deleted) or one another server took over stops at the next renewal (a chunk is stored
+/// while the job reads on, so the refusal of one is seen when the next is ready to store).
+/// A job whose server stopped is resumed from nothing by whichever server next sees it claimable
 /// (``resumeClaimable()``).
 final class BulkExportRunner: TrustEndpoints {
     /// The bytes of NDJSON lines one chunk holds before it is stored (a line is never split).
@@ -133,6 +134,8 @@ final class BulkExportRunner: TrustEndpoints {
         }
         // The types asked for (`_type`) are each read alone, in byte order, through the index
         // and with `_since` in the statement; without `_type`, the whole compartment is read.
+        // The chunk being stored while the job reads on (one at a time, so each file's chunks stay in order).
+        var storing = PendingAppend()
         let wanted: [String?] = job.types.isEmpty ? [nil]
             : Set(job.types).filter { $0 != Self.errorFileType }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for (position, patient) in patients.enumerated() {
@@ -140,15 +143,20 @@ final class BulkExportRunner: TrustEndpoints {
             var counts: [String: Int] = [:]
             var visibility = ExportVisibility(fhir: fhir, grants: access.grants)
             for type in wanted {
-                var after: (type: String, id: String)?
-                while true {
-                    let records = if let type {
-                        try await store.resources(patient: patient, type: type, since: job.since, afterID: after?.id, limit: Self.batchSize)
-                    } else {
-                        try await store.resources(patient: patient, after: after, limit: Self.batchSize)
+                // Each page is read while the one before it is sorted and its chunks stored.
+                let store = self.store, since = job.since
+                func page(after: (type: String, id: String)?) -> Task<[FHIRResourceRecord], any Error> {
+                    Task {
+                        if let type { return try await store.resources(patient: patient, type: type, since: since, afterID: after?.id, limit: Self.batchSize) }
+                        return try await store.resources(patient: patient, after: after, limit: Self.batchSize)
                     }
+                }
+                var next = page(after: nil)
+                while true {
+                    let records = try await next.value
+                    let more = records.count >= Self.batchSize
+                    if more, let last = records.last { next = page(after: (last.type, last.id)) }
                     for record in records {
-                        after = (record.type, record.id)
                         guard record.type != Self.errorFileType, job.types.isEmpty || job.types.contains(record.type),
                               job.since.map({ !(record.lastUpdated < $0) }) ?? true,
                               FHIRController.isDelimitedObject(record.json), !ExportVisibility.containsLineFeed(record.json),
@@ -157,13 +165,15 @@ final class BulkExportRunner: TrustEndpoints {
                                   .map({ parameters.passesTypeFilter($0, type: record.type) }) == true else { continue }
                         counts[record.type, default: 0] += 1
                         if let full = files.append(record.json, type: record.type) {
-                            guard try await store.appendExportChunk(full, owner: owner, progress: Self.progress(position, patients.count),
-                                                                    leaseUntil: leaseEnd()) else { return .stopped }
+                            let (owner, progress, lease) = (owner, Self.progress(position, patients.count), leaseEnd())
+                            guard try await storing.start({ try await store.appendExportChunk(full, owner: owner, progress: progress, leaseUntil: lease) })
+                            else { return .stopped }
                         }
                     }
-                    if records.count < Self.batchSize { break }
+                    if !more { break }
                 }
             }
+            guard try await storing.settle() else { return .stopped }
             if !counts.isEmpty {
                 let types = counts.keys.sorted()
                 var change = TrustChange()
@@ -250,6 +260,27 @@ struct FileChunks {
         return buffers.sorted { $0.key < $1.key }.compactMap { type, buffer in
             buffer.lines == 0 ? nil : ExportChunk(jobID: jobID, type: type, sequence: buffer.sequence, lineCount: buffer.lines, bytes: buffer.bytes)
         }
+    }
+}
+
+/// The one chunk a job has handed to the store while it reads on: the next waits for it, so
+/// the chunks of each file are stored in order, and a refusal (the job is no longer the
+/// runner's) is seen before anything more is stored.
+struct PendingAppend {
+    private var task: Task<Bool, any Error>?
+
+    /// Waits for the chunk being stored (true when none is): false when the store refused it; throws what storing it threw.
+    mutating func settle() async throws -> Bool {
+        guard let task else { return true }
+        self.task = nil
+        return try await task.value
+    }
+
+    /// Waits for the chunk before (false, and nothing started, when it was refused), then starts `append`.
+    mutating func start(_ append: @escaping @Sendable () async throws -> Bool) async throws -> Bool {
+        guard try await settle() else { return false }
+        task = Task(operation: append)
+        return true
     }
 }
 
