@@ -72,7 +72,7 @@ public struct AppleHealthImporter: Sendable {
         let batchSize = batchSize
         let expectedPerson = expectedPerson
         let keepsOwnerCharacteristics = keepsOwnerCharacteristics
-        // The archive's central directory and XMLParser are synchronous: they run on a Dispatch thread (outside Swift's
+        // The archive's central directory and the XML reader are synchronous: they run on a Dispatch thread (outside Swift's
         // cooperative pool), which waits for each batch's save.
         let (container, xmlReport, clinicalElements) = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {

@@ -27,11 +27,11 @@ extension ExportElement {
         bytes.reserveCapacity(512)
         func feed(_ element: ExportElement) {
             bytes.append(contentsOf: element.name.utf8)
-            for (key, value) in element.attributes.sorted(by: { $0.key < $1.key }) {
+            element.forEachAttributeSortedByName { key, value in
                 bytes.append(0)
-                bytes.append(contentsOf: key.utf8)
+                bytes.append(contentsOf: key)
                 bytes.append(1)
-                bytes.append(contentsOf: value.utf8)
+                bytes.append(contentsOf: value)
             }
             bytes.append(2)
             for child in element.children { feed(child) }
@@ -39,6 +39,20 @@ extension ExportElement {
         }
         feed(self)
         return Array(SHA256.hash(data: bytes))
+    }
+}
+
+extension ExportElement {
+    /// The attributes' names and values, by name as `String` orders names: by bytes when every
+    /// name is ASCII (the same order), through strings otherwise.
+    func forEachAttributeSortedByName(_ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Void) {
+        let bytes = attributeBytes
+        func key(_ span: Span) -> ArraySlice<UInt8> { bytes[Int(span.nameStart)..<Int(span.valueStart)] }
+        func value(_ span: Span) -> ArraySlice<UInt8> { bytes[Int(span.valueStart)..<Int(span.valueEnd)] }
+        let ascii = spans.allSatisfy { key($0).allSatisfy { $0 < 0x80 } }
+        let sorted = ascii ? spans.sorted { key($0).lexicographicallyPrecedes(key($1)) }
+            : spans.sorted { String(decoding: key($0), as: UTF8.self) < String(decoding: key($1), as: UTF8.self) }
+        for span in sorted { body(key(span), value(span)) }
     }
 }
 

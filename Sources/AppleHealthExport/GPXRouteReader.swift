@@ -29,7 +29,9 @@ public struct GPXRouteReader: Sendable {
         if Self.hasDocumentType(data) {
             throw AppleHealthExportError(.entityDeclaration, "the GPX file declares a document type, which routes never do")
         }
-        let parser = XMLParser(data: data)
+        // `<?target?>` would crash Foundation's parser on Linux (``InstructionFilter``).
+        var filter = InstructionFilter()
+        let parser = XMLParser(data: Data(filter.apply([UInt8](data))))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         let delegate = GPXDelegate(maximumPoints: maximumPoints)

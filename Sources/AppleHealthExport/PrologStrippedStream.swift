@@ -1,42 +1,44 @@
 import Foundation
 
-/// The export's bytes as Foundation's XMLParser is to see them, which on Linux crashes on two
-/// things a well-formed file may hold:
-/// - markup declarations (`ATTLIST` with `#REQUIRED` or `#IMPLIED`, which every Apple export's
-///   DTD has, and `NOTATION`): the document type declaration is blanked out (each byte a space,
-///   line breaks kept, so line numbers stay right). ``ExportProlog`` finds it, however long, and
-///   refuses what an export never has (entities, an external DTD, another root element); the
-///   importer needs nothing from the DTD;
-/// - a processing instruction without data (`<?target?>`, anywhere in the file): a space is
-///   put before its `?>`, which leaves the document as it was (the instruction's data is empty
-///   either way; in a comment or a CDATA section the text changes, which the importer never reads).
-final class PrologStrippedStream: InputStream {
-    /// The bytes read and filtered, not yet handed to the parser.
-    private var pending: [UInt8]
-    private var pendingOffset = 0
+/// The bytes of export.xml as ``ExportBodyReader`` reads them: the prolog (XML declaration,
+/// comments, processing instructions, the document type declaration with its internal subset,
+/// however long up to ``ExportProlog/maximumSize``) is read and checked by ``ExportProlog`` when
+/// the stream is opened, and the document type declaration left out but for its line breaks
+/// (the importer needs nothing from it); the file is handed on in chunks of at most
+/// ``chunkSize`` bytes, so memory stays bounded whatever the file's size.
+final class PrologStrippedStream {
+    /// The most bytes read from the source at once.
+    static let chunkSize = 64 << 10
+    /// The bytes read before the body reader asked, from the root element's `<` on.
+    private var head: [UInt8]?
     private let source: any ExportByteSource
-    private var filter: InstructionFilter
-    private var status: Stream.Status = .notOpen
-    /// Bytes of the file handed to the parser so far (as read, before the filter).
+    /// Bytes of the file read so far.
     private(set) var bytesRead: UInt64 = 0
-    /// Why reading the source failed (the parser only sees the end of its input).
+    /// Why reading the source failed (the reader only sees the end of its input).
     private(set) var readError: (any Error)?
+    private var closed = false
 
     /// - Parameters:
-    ///   - head: the file's first bytes, the document type declaration blanked.
+    ///   - head: the file's first bytes.
+    ///   - prolog: what ``ExportProlog`` read of `head`.
     ///   - source: the file, positioned just after `head`.
-    private init(head: [UInt8], source: any ExportByteSource) {
-        var filter = InstructionFilter()
-        pending = filter.apply(head)
-        self.filter = filter
+    private init(head: [UInt8], prolog: ExportProlog, source: any ExportByteSource) {
+        // The byte order mark is left out, and the document type declaration with it, all but
+        // its line breaks (white space where white space may be, so line numbers stay right).
+        let start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if let documentType = prolog.documentType {
+            self.head = Array(head[start..<documentType.lowerBound]) + head[documentType].filter { $0 == UInt8(ascii: "\n") }
+                + head[documentType.upperBound...]
+        } else {
+            self.head = Array(head[start...])
+        }
         bytesRead = UInt64(head.count)
         self.source = source
-        super.init(data: Data())
     }
 
     /// Reads the prolog of the file `source` reads (at most ``ExportProlog/maximumSize`` bytes
-    /// of it, in doubling steps so the tokenizer's work stays linear) and returns the stream the
-    /// parser reads. `source` is closed when this throws, and by the stream's `close()` otherwise.
+    /// of it, in doubling steps so the tokenizer's work stays linear) and returns the stream of
+    /// the rest. `source` is closed when this throws, and by the stream's `close()` otherwise.
     /// - Throws: ``AppleHealthExportError``: the prolog's refusals, `tooLarge` for a prolog
     ///   longer than the cap, `unreadable` (or the archive entry's error) when `source` fails.
     static func open(_ source: any ExportByteSource) throws(AppleHealthExportError) -> PrologStrippedStream {
@@ -53,7 +55,7 @@ final class PrologStrippedStream: InputStream {
                     }
                 }
                 if let prolog = try ExportProlog.read(head, isComplete: ended) {
-                    return PrologStrippedStream(head: prolog.blankingDocumentType(of: head), source: source)
+                    return PrologStrippedStream(head: head, prolog: prolog, source: source)
                 }
                 guard head.count < ExportProlog.maximumSize else {
                     throw AppleHealthExportError(.tooLarge, "the start of export.xml before its HealthData element (XML declaration, comments, "
@@ -70,37 +72,30 @@ final class PrologStrippedStream: InputStream {
         }
     }
 
-    override func open() { status = .open }
-
-    override func close() {
-        status = .closed
+    /// Stops reading and closes the source.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        head = nil
         source.close()
     }
 
-    override var streamStatus: Stream.Status { status }
-
-    override var hasBytesAvailable: Bool { status == .open }
-
-    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
-        guard len > 0 else { return 0 }
-        if pendingOffset == pending.count {
-            do {
-                guard let data = try source.read(upToCount: len), !data.isEmpty else { return 0 }
-                bytesRead += UInt64(data.count)
-                pending = filter.apply([UInt8](data))
-                pendingOffset = 0
-            } catch {
-                readError = error
-                return -1
-            }
+    /// The next bytes, nil at the end of the file, after `close()`, or when the source fails
+    /// (``readError`` says why).
+    func nextChunk() -> [UInt8]? {
+        guard !closed, readError == nil else { return nil }
+        if let head {
+            self.head = nil
+            if !head.isEmpty { return head }
         }
-        let count = min(len, pending.count - pendingOffset)
-        pending.withUnsafeBufferPointer { bytes in
-            guard let base = bytes.baseAddress else { return }
-            buffer.update(from: base + pendingOffset, count: count)
+        do {
+            guard let data = try source.read(upToCount: Self.chunkSize), !data.isEmpty else { return nil }
+            bytesRead += UInt64(data.count)
+            return [UInt8](data)
+        } catch {
+            readError = error
+            return nil
         }
-        pendingOffset += count
-        return count
     }
 }
 
@@ -109,6 +104,8 @@ final class PrologStrippedStream: InputStream {
 /// such an instruction's data to Foundation as a null pointer, which Foundation's parser
 /// dereferences. A target is the bytes after `<?` up to white space, `<`, `>` or `?` (a name
 /// never holds those), so every instruction libxml2 would report without data is caught.
+/// export.xml is no longer read by `XMLParser` (``ExportBodyReader``); GPX route files are,
+/// through this filter.
 struct InstructionFilter {
     private enum State {
         case text
