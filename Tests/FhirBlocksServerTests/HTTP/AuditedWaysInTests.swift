@@ -293,31 +293,39 @@ import TestSupport
 
     // MARK: A backend client's plain REST
 
+    /// The backend world: `BackendServicesTests.seed`'s three wallets (w1's `obs-1`, `con-1`,
+    /// and its restricted `sec-1`; w2's `obs-2`, `con-2`; w3's), a backend client w1 granted
+    /// its Observations up to N (w2 granted another app only), and the client's `system/*.rs` token.
+    static func backendWorld(_ world: TestWorld, _ server: RunningServer) async throws -> (wallets: [TestParty], client: CsiGuid, token: String) {
+        let (wallets, other) = try await BackendServicesTests.seed(world)
+        // w1's restricted Observation, which a grant up to N does not cover.
+        var change = TrustChange()
+        change.resources = [FHIRResourceWrite(record: FHIRResourceRecord(type: "Observation", id: "sec-1", patient: wallets[0].csi, versionID: 1,
+                                                                         lastUpdated: world.now,
+                                                                         json: BulkExportTests.resource("Observation", "sec-1", label: "R")))]
+        try await world.store.commit(change)
+        let key = try BackendTestKey.es256("k1")
+        let client = try await BackendServicesTests.register(server, ["jwks": .object(JSONObject(members: [
+            JSONMember(key: "keys", value: .array([key.jwk])),
+        ]))])
+        var party = TestParty.app("backend")
+        party.csi = client
+        // w1 grants the backend client its Observations up to N; w2 grants another app only.
+        #expect(try await world.grant(from: wallets[0], to: [party], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)
+        #expect(try await world.grant(from: wallets[1], to: [other], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)
+        let answer = try await BackendServicesTests.token(server, key.assertion(client: client, audience: TestWorld.base + "/oauth/token",
+                                                                                 now: world.now), scope: "system/*.rs")
+        try #require(answer.status == 200, "\(answer)")
+        let token = try #require(answer.json["access_token"]?.stringValue)
+        return (wallets, client, token)
+    }
+
     @Test(arguments: TestBackend.available)
     func aSystemTokenReadsAndSearchesWhatPatientsGrantedItsClientAndNothingElse(backend: TestBackend) async throws {
         let world = try await TestWorld.make(backend)
         let server = try await RunningServer.start(world.service)
         try await withTeardown({ await server.stop(); await world.close() }) {
-            let (wallets, other) = try await BackendServicesTests.seed(world)
-            // w1's restricted Observation, which a grant up to N does not cover.
-            var change = TrustChange()
-            change.resources = [FHIRResourceWrite(record: FHIRResourceRecord(type: "Observation", id: "sec-1", patient: wallets[0].csi, versionID: 1,
-                                                                             lastUpdated: world.now,
-                                                                             json: BulkExportTests.resource("Observation", "sec-1", label: "R")))]
-            try await world.store.commit(change)
-            let key = try BackendTestKey.es256("k1")
-            let client = try await BackendServicesTests.register(server, ["jwks": .object(JSONObject(members: [
-                JSONMember(key: "keys", value: .array([key.jwk])),
-            ]))])
-            var party = TestParty.app("backend")
-            party.csi = client
-            // w1 grants the backend client its Observations up to N; w2 grants another app only.
-            #expect(try await world.grant(from: wallets[0], to: [party], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)
-            #expect(try await world.grant(from: wallets[1], to: [other], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)
-            let answer = try await BackendServicesTests.token(server, key.assertion(client: client, audience: TestWorld.base + "/oauth/token",
-                                                                                     now: world.now), scope: "system/*.rs")
-            try #require(answer.status == 200, "\(answer)")
-            let token = try #require(answer.json["access_token"]?.stringValue)
+            let (wallets, client, token) = try await Self.backendWorld(world, server)
             let granting = wallets[0].csi.rawValue
             var tail = try await AuditTail(world.store)
 
@@ -353,6 +361,76 @@ import TestSupport
             #expect(conditions.status == 403 || (conditions.status == 200 && conditions.json["entry"] == nil), "\(conditions.text)")
             let conditionEntries = try await tail.logged()
             #expect(!conditionEntries.isEmpty && conditionEntries.allSatisfy { $0.outcome == .minorFailure || $0.resources == ["Condition"] })
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func aSystemTokenReachesVersionsHistoryAndEverythingOnlyThroughTheGrantingPatientAndMustNameOneToSearch(backend: TestBackend)
+        async throws {
+        let world = try await TestWorld.make(backend)
+        let server = try await RunningServer.start(world.service)
+        try await withTeardown({ await server.stop(); await world.close() }) {
+            let (wallets, client, token) = try await Self.backendWorld(world, server)
+            // w1 writes obs-1's second version.
+            let owner = try #require(world.json(try await world.clientCredentials(wallets[0], scope: "patient/*.cruds conf/V"))["access_token"]?
+                .stringValue)
+            let put = try await Self.send(server, .PUT, "Observation/obs-1", token: owner, body: FHIRRestTests.observation("obs-1"))
+            try #require(put.status == 200, "\(put.text)")
+            let granting = wallets[0].csi.rawValue
+            func ok(_ resources: [String]) -> Logged { Logged(agent: client.rawValue, patient: granting, resources: resources) }
+            func refused(_ resources: [String], _ reason: String) -> Logged {
+                Logged(agent: client.rawValue, patient: client.rawValue, outcome: .minorFailure, resources: resources, reason: reason)
+            }
+            var tail = try await AuditTail(world.store)
+
+            // vread and the instance history of the granting patient's Observation, audited under that patient.
+            for version in [1, 2] {
+                let vread = try await Self.send(server, .GET, "Observation/obs-1/_history/\(version)", token: token)
+                #expect(vread.status == 200 && vread.json["id"] == .string("obs-1") && vread.header("ETag") == "W/\"\(version)\"", "\(vread.text)")
+                try await Self.check(&tail, [ok(["Observation/obs-1/_history/\(version)"])], "vread \(version)")
+            }
+            let history = try await Self.send(server, .GET, "Observation/obs-1/_history", token: token)
+            let versions = (history.json["entry"]?.arrayValue ?? []).compactMap { $0.objectValue?["response"]?.objectValue?["etag"]?.stringValue }
+            #expect(history.status == 200 && versions == ["W/\"2\"", "W/\"1\""], "\(history.text)")
+            try await Self.check(&tail, [ok(["Observation/obs-1/_history/1", "Observation/obs-1/_history/2"])], "history")
+
+            // Nothing else: the non-granting patient's Observation, the restricted one, an ungranted type and an absent one answer alike.
+            let absentVersion = try await Self.send(server, .GET, "Observation/absent/_history/1", token: token)
+            let absentHistory = try await Self.send(server, .GET, "Observation/absent/_history", token: token)
+            #expect(absentVersion.status == 404 && absentHistory.status == 404)
+            try await Self.check(&tail, [refused(["Observation/absent"], "not-found"), refused(["Observation/absent"], "not-found")])
+            for (type, id) in [("Observation", "obs-2"), ("Observation", "sec-1"), ("Condition", "con-1")] {
+                let vread = try await Self.send(server, .GET, "\(type)/\(id)/_history/1", token: token)
+                #expect(Self.sameAsAbsent(vread, absentVersion, id: "\(type)/\(id)", absentID: "Observation/absent"), "\(type)/\(id): \(vread.text)")
+                let history = try await Self.send(server, .GET, "\(type)/\(id)/_history", token: token)
+                #expect(Self.sameAsAbsent(history, absentHistory, id: "\(type)/\(id)", absentID: "Observation/absent"), "\(type)/\(id): \(history.text)")
+                try await Self.check(&tail, [refused(["\(type)/\(id)"], "not-found"), refused(["\(type)/\(id)"], "not-found")], "\(type)/\(id)")
+            }
+
+            // $everything of the granting patient: what its grants let the client read (not sec-1, not con-1).
+            let everything = try await Self.send(server, .GET, "Patient/\(granting)/$everything", token: token)
+            #expect(everything.status == 200 && Self.resources(everything.json) == ["Observation/obs-1"], "\(everything.text)")
+            try await Self.check(&tail, [ok(["Observation/obs-1"])], "$everything")
+            let unknown = "00000000-0000-4000-8000-000000000000"
+            let absentEverything = try await Self.send(server, .GET, "Patient/\(unknown)/$everything", token: token)
+            #expect(absentEverything.status == 404)
+            try await Self.check(&tail, [refused(["Patient/\(unknown)"], "not-found")])
+            for wallet in wallets.dropFirst() {
+                let refusedEverything = try await Self.send(server, .GET, "Patient/\(wallet.csi.rawValue)/$everything", token: token)
+                #expect(Self.sameAsAbsent(refusedEverything, absentEverything, id: wallet.csi.rawValue, absentID: unknown), "\(refusedEverything.text)")
+                try await Self.check(&tail, [refused(["Patient/\(wallet.csi.rawValue)"], "not-found")])
+            }
+
+            // A search or a type history naming no patient is 400, audited as refused; naming the granting one, it runs there.
+            for path in ["Observation?code=http://loinc.org%7C8867-4", "Observation", "Observation/_history"] {
+                let answer = try await Self.send(server, .GET, path, token: token)
+                #expect(answer.status == 400 && answer.json["resourceType"] == .string("OperationOutcome") && answer.text.contains("patient="),
+                        "\(path): \(answer.text)")
+                try await Self.check(&tail, [refused(["Observation"], "patient-required")], path)
+            }
+            let named = try await Self.send(server, .GET, "Observation?code=http://loinc.org%7C8867-4&patient=\(granting)", token: token)
+            #expect(named.status == 200 && Self.resources(named.json) == ["Observation/obs-1"], "\(named.text)")
+            try await Self.check(&tail, [ok(["Observation/obs-1"])])
         }
     }
 }

@@ -9,7 +9,11 @@ import FhirBlocksStore
 /// patient's grants (the token's `system/` scopes read as `patient/`, as a Bulk Data export reads
 /// them), the audit entry naming the patient and the backend token. A resource no granting
 /// patient holds (or the token may not see) answers 404 as an absent one does; a search naming
-/// another patient answers an empty Bundle, as a patient token's does.
+/// another patient answers an empty Bundle, as a patient token's does. `vread`, the instance
+/// `_history` and `Patient/{id}/$everything` go the same way as the read by id. A search or a
+/// type `_history` that names no patient is 400 (audited as refused, `patient-required`): it is
+/// not run across every granting patient, whose pages would have to be merged (with `_sort`,
+/// `_include` and `_summary=count`) under one cursor; `Patient/$export` reads them all.
 extension FHIRController {
     /// Whether `access` is a backend client's token: it stands for the client, through `system/` grants only.
     func isSystemAccess(_ access: BearerAccess) -> Bool {
@@ -84,7 +88,63 @@ extension FHIRController {
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover searching \(type)")
         }
         if let perPatient = systemSearchAccess(request, access: access) { return await search(type: type, request: request, access: perPatient) }
+        if request.query["patient"] == nil, request.query["subject"] == nil { return await patientRequired(type, access: access, what: "search") }
         return await searchStored(type: type, request: request, access: access)
+    }
+
+    /// The 400 of a backend token's search or type history that names no patient, audited as refused.
+    func patientRequired(_ type: String, access: BearerAccess, what: String) async -> ServiceResponse {
+        try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "patient-required")
+        return Self.outcome(status: 400, code: "required", "a backend token's \(what) of \(type) must name one patient: search with patient= (or "
+            + "subject=) the csiGuid of a patient that granted the client, or read them all with Patient/$export")
+    }
+
+    /// The access of the first granting patient whose compartment holds `type/id` (now, or as
+    /// its last version before a deletion) visibly to the backend token, as that patient's
+    /// grants read it; nil when none does.
+    func systemHolder(type: String, id: String, access: BearerAccess) async throws(TrustStoreError) -> BearerAccess? {
+        for patient in grantingPatients(access) {
+            guard let perPatient = patientAccess(access, patient: patient),
+                  let current = try await currentOrLastVersion(type: type, id: id, patient: patient),
+                  visible(stored: current.json, type: type, interaction: .read, grants: perPatient.grants) else { continue }
+            return perPatient
+        }
+        return nil
+    }
+
+    /// A backend token's `vread` (`version` given) or instance `_history` of `type/id`: that of
+    /// the granting patient whose compartment holds it (``systemHolder(type:id:access:)``);
+    /// else 404 as an absent resource's, audited as refused.
+    func systemVersions(type: String, id: String, version: String?, request: ServiceRequest?, access: BearerAccess) async -> ServiceResponse {
+        guard systemCovers(access, type: type, interaction: .read) else {
+            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
+            return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover reading \(type)")
+        }
+        let holder: BearerAccess?
+        do {
+            holder = try await systemHolder(type: type, id: id, access: access)
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "storage failure")
+        }
+        if let holder {
+            if let version { return await vread(type: type, id: id, version: version, access: holder) }
+            if let request { return await history(type: type, id: id, request: request, access: holder) }
+        }
+        try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found")
+        return Self.outcome(status: 404, code: "not-found", version.map { "\(type)/\(id)/_history/\($0) is not known" } ?? "\(type)/\(id) is not known")
+    }
+
+    /// A backend token's `Patient/{id}/$everything`: that of the granting patient `patientID`
+    /// names (its csiGuid, or a Patient resource of its compartment), as its grants read it;
+    /// else 404 as an unknown patient's, audited as refused.
+    func systemEverything(patientID: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
+        for patient in grantingPatients(access) {
+            guard await isTokenPatient(patientID, patient: patient) else { continue }
+            guard let perPatient = patientAccess(access, patient: patient) else { break }
+            return await everything(patientID: patientID, request: request, access: perPatient)
+        }
+        try? await auditAccess(access, resources: ["Patient/\(patientID)"], outcome: .minorFailure, reason: "not-found")
+        return Self.outcome(status: 404, code: "not-found", "Patient/\(patientID) is not known")
     }
 
     /// The access a backend token's search runs with: that of the granting patient its `patient`

@@ -14,6 +14,7 @@ extension FHIRController {
     /// token may read, one page at a time. An id outside the compartment answers 404, like an
     /// unknown one.
     func everything(patientID: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
+        if isSystemAccess(access) { return await systemEverything(patientID: patientID, request: request, access: access) }
         guard await isTokenPatient(patientID, patient: access.token.patient) else {
             try? await auditAccess(access, resources: ["Patient/\(patientID)"], outcome: .minorFailure, reason: "not-found")
             return Self.outcome(status: 404, code: "not-found", "Patient/\(patientID) is not known")

@@ -34,6 +34,7 @@ extension FHIRController {
         guard ResourceScope(type) != nil, Self.isValidID(id), Self.notStoredTypeRefusal(type) == nil else {
             return Self.outcome(status: 404, code: "not-found", "unknown resource")
         }
+        if isSystemAccess(access) { return await systemVersions(type: type, id: id, version: versionText, request: nil, access: access) }
         guard covers(access.grants, type: type, interaction: .read) else {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover reading \(type)")
@@ -72,6 +73,11 @@ extension FHIRController {
     func history(type: String, id: String?, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
         guard ResourceScope(type) != nil, Self.notStoredTypeRefusal(type) == nil, id.map(Self.isValidID) ?? true else {
             return Self.outcome(status: 404, code: "not-found", "unknown resource")
+        }
+        // A backend token: one resource's history in the granting patient's compartment holding it; a type's names no patient.
+        if isSystemAccess(access) {
+            guard let id else { return await patientRequired(type, access: access, what: "history") }
+            return await systemVersions(type: type, id: id, version: nil, request: request, access: access)
         }
         guard covers(access.grants, type: type, interaction: .read) else {
             try? await auditAccess(access, resources: [id.map { "\(type)/\($0)" } ?? type], outcome: .minorFailure, reason: "insufficient_scope")
