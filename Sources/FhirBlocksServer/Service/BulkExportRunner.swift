@@ -342,8 +342,9 @@ struct ExportVisibility {
         }
     }
 
-    /// `security` as eight bytes read at once.
-    private static let securityWord: UInt64 = Array("security".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    /// `security` as its eight bytes read at once (`s` first in memory): a literal, not a lazily
+    /// made global (whose once-check each call would pay).
+    private static var securityWord: UInt64 { UInt64(littleEndian: 0x7974_6972_7563_6573) }
 
     /// Whether the bytes hold a line feed (found with `memchr`): such a JSON cannot be one NDJSON line.
     static func containsLineFeed(_ json: [UInt8]) -> Bool {
