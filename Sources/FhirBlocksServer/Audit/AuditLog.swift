@@ -21,8 +21,14 @@ final class AuditLog: Sendable {
         var lastCheckpointSize = 0
         /// A checkpoint is being signed and stored (one at a time).
         var signingCheckpoint = false
-        /// Forced checkpoints waiting for the one being signed to be stored, resumed when it is.
-        var awaitingSigned: [CheckedContinuation<Void, Never>] = []
+        /// Forced checkpoints waiting for the one being signed to be stored, resumed when it is
+        /// (or when their task is cancelled), by their number.
+        var awaitingSigned: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
+        /// The origin of the latest checkpoint stored when the log was loaded, when it is the
+        /// form with a scheme (`https://example.org/audit`) that logs signed before origins were
+        /// schema-less: such a log keeps it (``origin(continuing:)``).
+        var schemeOrigin: String?
         /// A checkpoint follow-up of the group commit is queued and has not started (later
         /// groups join it rather than queue their own), and whether it must read the store first.
         var followUp: (queued: Bool, sync: Bool) = (false, false)
@@ -73,7 +79,11 @@ final class AuditLog: Sendable {
     /// entry's leaf from the store.
     func load() async throws(TrustStoreError) {
         let latest = try await store.latestCheckpoint()
-        state.withLock { $0.lastCheckpointSize = latest?.treeSize ?? 0 }
+        let origin = latest.map { String($0.note.prefix { $0 != "\n" }) }
+        state.withLock { state in
+            state.lastCheckpointSize = latest?.treeSize ?? 0
+            state.schemeOrigin = origin.flatMap { $0.contains("://") ? $0 : nil }
+        }
         try await sync()
     }
 
@@ -172,6 +182,17 @@ final class AuditLog: Sendable {
         try? NoteSigningKey(name: CheckpointSignature.isValidKeyName(origin) ? origin : keyName, derivedFrom: auditKey)
     }
 
+    /// The origin to sign with, given the log's schema-less origin: the same URL with its scheme
+    /// when the log's checkpoints were signed so before (a log keeps its origin, and so the name
+    /// and key ID of its note key that witnesses and verifiers know), else `schemaless`.
+    func origin(continuing schemaless: String) -> String {
+        state.withLock { state in
+            guard let stored = state.schemeOrigin, let separator = stored.range(of: "://"),
+                  stored[separator.upperBound...] == Substring(schemaless) else { return schemaless }
+            return stored
+        }
+    }
+
     /// Signs and stores a checkpoint of the leaves, with `origin`, if ``checkpointEvery``
     /// entries were appended since the last one (or `force` and the log grew); reads the store's
     /// new entries first when `sync`. Nil when none was due or it failed (logged).
@@ -200,21 +221,36 @@ final class AuditLog: Sendable {
                 defer {
                     let waiting = state.withLock { state in
                         state.signingCheckpoint = false
-                        defer { state.awaitingSigned = [] }
-                        return state.awaitingSigned
+                        defer { state.awaitingSigned = [:] }
+                        return state.awaitingSigned.values
                     }
                     for waiter in waiting { waiter.resume() }
                 }
                 return await sign(size: claim.size, root: claim.root, origin: origin)
             }
             guard busy, force, !Task.isCancelled else { return nil }
+            await awaitSigned()
+        }
+    }
+
+    /// Returns once no checkpoint is being signed, or when the calling task is cancelled (a
+    /// reader that went away stops waiting).
+    private func awaitSigned() async {
+        let number = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                let signing = state.withLock { state in
-                    if state.signingCheckpoint { state.awaitingSigned.append(waiter) }
-                    return state.signingCheckpoint
+                let resumeNow = state.withLock { state in
+                    guard state.signingCheckpoint, !Task.isCancelled else { return true }
+                    state.awaitingSigned[number] = waiter
+                    return false
                 }
-                if !signing { waiter.resume() }
+                if resumeNow { waiter.resume() }
             }
+        } onCancel: {
+            state.withLock { $0.awaitingSigned.removeValue(forKey: number) }?.resume()
         }
     }
 

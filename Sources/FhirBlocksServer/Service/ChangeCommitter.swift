@@ -34,7 +34,9 @@ final class ChangeCommitter: Sendable {
 
     /// The checkpoint origin line: this log's URL without its scheme (`example.org/audit`), as
     /// C2SP `tlog-checkpoint` asks of an origin (a schema-less URL).
-    var checkpointOrigin: String { Self.checkpointOrigin(publicBaseURL: publicBaseURL.current) }
+    /// A log whose checkpoints were signed with the scheme before keeps that form
+    /// (``AuditLog/origin(continuing:)``).
+    var checkpointOrigin: String { auditLog.origin(continuing: Self.checkpointOrigin(publicBaseURL: publicBaseURL.current)) }
 
     /// The checkpoint origin of a log served at `publicBaseURL`: its `/audit` URL without the scheme.
     static func checkpointOrigin(publicBaseURL: String) -> String {

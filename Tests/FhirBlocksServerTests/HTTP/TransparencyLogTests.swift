@@ -4,6 +4,7 @@ import FhirBlocksClient
 @testable import FhirBlocksServer
 import FhirBlocksStore
 import Foundation
+import Logging
 import Testing
 import TestSupport
 
@@ -112,6 +113,38 @@ import TestSupport
             let latest = try #require(try await world.store.latestCheckpoint())
             #expect(latest.treeSize == (try await world.store.auditRecords(from: 0, limit: 1000).count))
             #expect(await world.service.checkpointIfDue(force: true) == nil)
+        }
+    }
+
+    /// A log whose checkpoints were signed with the scheme in the origin (before origins were
+    /// schema-less) keeps that origin, so its note key's name and key ID do not change under
+    /// its witnesses; a new log, or one of another URL, is schema-less.
+    @Test(arguments: TestBackend.available)
+    func aLogSignedWithASchemeKeepsItsOrigin(backend: TestBackend) async throws {
+        let world = try await TestWorld.make(backend)
+        try await withTeardown({ await world.close() }) {
+            let schemaless = ChangeCommitter.checkpointOrigin(publicBaseURL: "https://fhir.example.org")
+            func log() async throws -> AuditLog {
+                let log = AuditLog(store: world.store, key: world.service.auditKey, keyName: "fhirblocks-audit", checkpointEvery: 64,
+                                   clock: .system, logger: Logger(label: "test"))
+                try await log.load()
+                return log
+            }
+            try await Self.append(world, 3)
+            let fresh = try await log()
+            #expect(fresh.origin(continuing: schemaless) == "fhir.example.org/audit")
+            let old = try #require(await fresh.checkpointIfDue(origin: "https://fhir.example.org/audit", force: true))
+            #expect(old.note.hasPrefix("https://fhir.example.org/audit\n"))
+            let upgraded = try await log()
+            #expect(upgraded.origin(continuing: schemaless) == "https://fhir.example.org/audit")
+            #expect(upgraded.origin(continuing: "other.example.org/audit") == "other.example.org/audit")
+            try await Self.append(world, 1, from: 3)
+            let next = try #require(await upgraded.checkpointIfDue(origin: upgraded.origin(continuing: schemaless), force: true))
+            #expect(next.note.hasPrefix("https://fhir.example.org/audit\n4\n"))
+            // A log whose latest checkpoint is schema-less stays so.
+            try await Self.append(world, 1, from: 4)
+            _ = try #require(await upgraded.checkpointIfDue(origin: schemaless, force: true))
+            #expect(try await log().origin(continuing: schemaless) == schemaless)
         }
     }
 
