@@ -158,6 +158,16 @@ struct ExportBodyReader {
         }
     }
 
+    @inline(__always)
+    static func isASCIINameStart(_ byte: UInt8) -> Bool {
+        (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F
+    }
+
+    @inline(__always)
+    static func isASCIINameCharacter(_ byte: UInt8) -> Bool {
+        isASCIINameStart(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E
+    }
+
     static func isNameCharacter(_ value: UInt32) -> Bool {
         switch value {
         case 0x2D, 0x2E, 0x30...0x39, 0xB7, 0x300...0x36F, 0x203F...0x2040: return true
@@ -168,6 +178,18 @@ struct ExportBodyReader {
     /// Reads a name (XML 1.0 fifth edition's, without colons) into ``name``.
     private mutating func readName(tooLong: AppleHealthExportError.Kind) throws(AppleHealthExportError) {
         name.removeAll(keepingCapacity: true)
+        // A run of ASCII name characters in the buffer at once (every name of an export); the
+        // byte that ends it, or a chunk's end, goes through the loop below.
+        if position < buffer.count, Self.isASCIINameStart(buffer[position]) {
+            var end = position + 1
+            let count = buffer.count
+            while end < count, Self.isASCIINameCharacter(buffer[end]) { end += 1 }
+            name.append(contentsOf: buffer[position..<end])
+            position = end
+            if name.count > limits.maximumNameLength {
+                throw AppleHealthExportError(tooLong, line: line, "a name is longer than \(limits.maximumNameLength) bytes")
+            }
+        }
         while true {
             guard let byte = peek() else { throw truncated("a name") }
             let value: UInt32
