@@ -161,7 +161,7 @@ final class BulkExportRunner: TrustEndpoints {
                               job.since.map({ !(record.lastUpdated < $0) }) ?? true,
                               FHIRController.isDelimitedObject(record.json), !ExportVisibility.containsLineFeed(record.json),
                               visibility.visible(record.json, type: record.type),
-                              parameters.typeFilters[record.type] == nil || (try? JSONParser.parse(record.json))
+                              parameters.typeFilters.isEmpty || parameters.typeFilters[record.type] == nil || (try? JSONParser.parse(record.json))
                                   .map({ parameters.passesTypeFilter($0, type: record.type) }) == true else { continue }
                         counts[record.type, default: 0] += 1
                         if let full = files.append(record.json, type: record.type) {
@@ -231,8 +231,13 @@ final class BulkExportRunner: TrustEndpoints {
 /// The chunks of a job's files being filled: one buffer per type, handed out once it holds
 /// ``BulkExportRunner/chunkSize`` bytes.
 struct FileChunks {
+    typealias Buffer = (sequence: Int, lines: Int, bytes: [UInt8])
     let jobID: String
-    private var buffers: [String: (sequence: Int, lines: Int, bytes: [UInt8])] = [:]
+    private var buffers: [String: Buffer] = [:]
+    /// The type appended to last, and its buffer, kept out of `buffers`: a run of lines of one
+    /// type looks nothing up.
+    private var currentType: String?
+    private var current: Buffer = (0, 0, [])
 
     init(jobID: String) {
         self.jobID = jobID
@@ -240,22 +245,27 @@ struct FileChunks {
 
     /// Appends one line (and its line feed) to `type`'s file; returns the chunk to store when the buffer is full.
     mutating func append(_ line: [UInt8], type: String) -> ExportChunk? {
-        // Taken out of the dictionary (not copied), so appending never copies the buffer's bytes.
-        var buffer = buffers.removeValue(forKey: type) ?? (0, 0, [])
-        if buffer.bytes.isEmpty { buffer.bytes.reserveCapacity(BulkExportRunner.chunkSize + line.count + 1) }
-        buffer.bytes.append(contentsOf: line)
-        buffer.bytes.append(UInt8(ascii: "\n"))
-        buffer.lines += 1
-        guard buffer.bytes.count >= BulkExportRunner.chunkSize else {
-            buffers[type] = buffer
-            return nil
+        if currentType != type {
+            if let currentType { buffers[currentType] = current }
+            // Taken out of the dictionary (not copied), so appending never copies the buffer's bytes.
+            current = buffers.removeValue(forKey: type) ?? (0, 0, [])
+            currentType = type
         }
-        buffers[type] = (buffer.sequence + 1, 0, [])
-        return ExportChunk(jobID: jobID, type: type, sequence: buffer.sequence, lineCount: buffer.lines, bytes: buffer.bytes)
+        if current.bytes.isEmpty { current.bytes.reserveCapacity(BulkExportRunner.chunkSize + line.count + 1) }
+        current.bytes.append(contentsOf: line)
+        current.bytes.append(UInt8(ascii: "\n"))
+        current.lines += 1
+        guard current.bytes.count >= BulkExportRunner.chunkSize else { return nil }
+        let full = current
+        current = (full.sequence + 1, 0, [])
+        return ExportChunk(jobID: jobID, type: type, sequence: full.sequence, lineCount: full.lines, bytes: full.bytes)
     }
 
     /// The partly filled chunks, by type, emptying the buffers.
     mutating func drain() -> [ExportChunk] {
+        if let currentType { buffers[currentType] = current }
+        currentType = nil
+        current = (0, 0, [])
         defer { buffers = [:] }
         return buffers.sorted { $0.key < $1.key }.compactMap { type, buffer in
             buffer.lines == 0 ? nil : ExportChunk(jobID: jobID, type: type, sequence: buffer.sequence, lineCount: buffer.lines, bytes: buffer.bytes)
@@ -297,6 +307,8 @@ struct ExportVisibility {
     let filtered: Bool
     /// The decision for a resource without labels, by type, once asked.
     private var unlabeled: [String: Bool] = [:]
+    /// The last of them asked (a run of one type looks nothing up).
+    private var last: (type: String, decision: Bool)?
 
     init(fhir: FHIRController, grants: [PermissionScope]) {
         self.fhir = fhir
@@ -309,9 +321,10 @@ struct ExportVisibility {
         guard !filtered, !Self.mayHoldSecurityMember(json) else {
             return fhir.visible(stored: json, type: type, interaction: .read, grants: grants)
         }
-        if let known = unlabeled[type] { return known }
-        let decision = fhir.visible(stored: json, type: type, interaction: .read, grants: grants)
+        if let last, last.type == type { return last.decision }
+        let decision = unlabeled[type] ?? fhir.visible(stored: json, type: type, interaction: .read, grants: grants)
         unlabeled[type] = decision
+        last = (type, decision)
         return decision
     }
 

@@ -1,10 +1,12 @@
 @testable import FhirBlocksServer
+import FhirBlocksStore
 import Testing
 
 /// The byte checks a Bulk Data export makes on each stored resource (`ExportVisibility`): the
 /// one that says a resource cannot hold security labels (no backslash, no `security`) must say
 /// so exactly when a plain scan of the bytes does, wherever the word falls (its 16-byte blocks,
-/// the tail after them, the ends), and the line-feed check likewise.
+/// the tail after them, the ends), and the line-feed check likewise; and the chunks the job's
+/// lines are gathered in (`FileChunks`).
 @Suite struct ExportVisibilityTests {
     /// The definition: a backslash, or the eight bytes `security`, anywhere.
     static func plainScan(_ bytes: [UInt8]) -> Bool {
@@ -39,5 +41,32 @@ import Testing
         #expect(ExportVisibility.containsLineFeed(Array("{\"a\":\n1}".utf8)))
         #expect(ExportVisibility.containsLineFeed(Array("\n".utf8)))
         #expect(ExportVisibility.containsLineFeed(Array("{}\n".utf8)))
+    }
+
+    /// The chunks of interleaved types: each type's chunks numbered from 0, holding its lines in
+    /// the order appended, each full one at least `chunkSize` bytes, the partly filled ones drained.
+    @Test func fileChunksKeepEachTypesLinesInOrder() {
+        var chunks = FileChunks(jobID: "job")
+        var stored: [ExportChunk] = []
+        var expected: [String: [UInt8]] = [:]
+        let types = ["Observation", "Condition", "Observation", "Observation", "Procedure", "Condition"]
+        for index in 0..<120 {
+            let type = types[index % types.count]
+            let line = Array(#"{"id":"\#(index)","pad":"\#(String(repeating: "x", count: 20_000 + index))"}"#.utf8)
+            expected[type, default: []] += line + [UInt8(ascii: "\n")]
+            if let chunk = chunks.append(line, type: type) {
+                #expect(chunk.bytes.count >= BulkExportRunner.chunkSize)
+                stored.append(chunk)
+            }
+        }
+        stored += chunks.drain()
+        #expect(chunks.drain().isEmpty)
+        for (type, bytes) in expected {
+            let own = stored.filter { $0.type == type }
+            #expect(own.map(\.sequence) == Array(0..<own.count))
+            #expect(own.flatMap(\.bytes) == bytes)
+            #expect(own.map(\.lineCount).reduce(0, +) == bytes.count(where: { $0 == UInt8(ascii: "\n") }))
+        }
+        #expect(stored.count > expected.count)
     }
 }
