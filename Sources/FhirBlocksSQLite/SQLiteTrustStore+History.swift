@@ -23,4 +23,27 @@ extension SQLiteTrustStore: ResourceHistoryStore {
             return records
         }
     }
+
+    /// The holders of `type/id` among `patients` (``TrustSQL/resourceHolders(type:id:among:dialect:)``).
+    public func resourceHolders(type: String, id: String, among patients: [CsiGuid]) async throws(TrustStoreError) -> [CsiGuid] {
+        let statements = TrustSQL.resourceHolders(type: type, id: id, among: patients, dialect: .sqlite)
+        guard !statements.isEmpty else { return [] }
+        let found = try await read { db in
+            var holders: Set<String> = []
+            for statement in statements {
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: Self.arguments(statement.arguments))
+                while let row = try rows.next() {
+                    let text: String? = row[0]
+                    holders.insert(text ?? "")
+                }
+            }
+            return holders
+        }
+        var holders: [CsiGuid] = []
+        for text in found {
+            guard let patient = CsiGuid(text) else { throw .corrupt("fhir_resource_history") }
+            holders.append(patient)
+        }
+        return holders.sorted { $0.rawValue < $1.rawValue }
+    }
 }

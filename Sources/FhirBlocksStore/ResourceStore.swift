@@ -32,6 +32,13 @@ public protocol ResourceStore: Sendable {
     /// writer's).
     func resourceWriters(patient: CsiGuid, type: String) async throws(TrustStoreError) -> [String: FHIRResourceWriter]
 
+    /// The patients among `patients` whose compartments hold `type/id` now or held it before a
+    /// deletion (``TrustSQL/resourceHolders(type:id:among:dialect:)``), in csiGuid byte order,
+    /// each once: where a backend token's read by id goes, found in one read for every granting
+    /// patient rather than one per patient. Each holder's copy may still be hidden from a token:
+    /// the caller checks.
+    func resourceHolders(type: String, id: String, among patients: [CsiGuid]) async throws(TrustStoreError) -> [CsiGuid]
+
     // MARK: Search
 
     /// The indexed part of a FHIR search (see ``SearchSQL/candidates(patient:query:distinct:dialect:)``):

@@ -140,6 +140,29 @@ extension TrustSQL {
         return statements
     }
 
+    /// The patients among `patients` whose compartments hold (or held, before a deletion) a
+    /// resource `type`/`id`: `patient` of `fhir_resource_history` (every version a commit
+    /// wrote, a deletion's included), read through its primary key (`patient`, `type`, `id`, …)
+    /// one patient of the list at a time, one row per patient. One statement per
+    /// ``SQLDialect/valuesPerList`` patients (none for none), each matching them as
+    /// ``SQLDialect/among(_:_:)`` writes it: a backend token granted by many patients finds the
+    /// holders of an id in one statement (PostgreSQL) or one per 512 patients (SQLite), not
+    /// one per patient.
+    public static func resourceHolders(type: String, id: String, among given: [CsiGuid], dialect: SQLDialect) -> [SQLStatement] {
+        var seen = Set<String>(minimumCapacity: given.count)
+        let patients = given.map(\.rawValue).filter { seen.insert($0).inserted }
+        var statements: [SQLStatement] = []
+        var start = 0
+        while start < patients.count {
+            let end = start + min(dialect.valuesPerList, patients.count - start)
+            let list = dialect.among("patient", Array(patients[start..<end]))
+            statements.append(SQLStatement("SELECT DISTINCT patient FROM fhir_resource_history WHERE type = ? AND id = ? AND \(list.sql)",
+                                           [.text(type), .text(id)] + list.arguments))
+            start = end
+        }
+        return statements
+    }
+
     /// Every stored resource (``resourceColumns``), in no particular order: what the search
     /// index's backfill indexes (``SearchIndexSQL/writes(_:dialect:hullSpan:)`` for each), in
     /// the migration that adds the index or changes its rows.

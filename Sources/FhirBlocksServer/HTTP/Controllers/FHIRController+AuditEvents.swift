@@ -16,7 +16,7 @@ extension FHIRController {
         var events: [JSONValue] = []
         var next: Int?
         if let patientParameter = request.query["patient"] ?? request.query["subject"],
-           !(await isTokenPatient(patientParameter, patient: access.token.patient)) {
+           !(await isTokenPatient(patientParameter, patient: access.token.patient, grants: access.grants)) {
             // Another patient's compartment: nothing to see (as if empty).
         } else {
             do {

@@ -10,7 +10,10 @@ import FhirBlocksStore
 /// them), the audit entry naming the patient and the backend token. A resource no granting
 /// patient holds (or the token may not see) answers 404 as an absent one does; a search naming
 /// another patient answers an empty Bundle, as a patient token's does. `vread`, the instance
-/// `_history` and `Patient/{id}/$everything` go the same way as the read by id. A search or a
+/// `_history` and `Patient/{id}/$everything` go the same way as the read by id. The granting
+/// patients that hold an id are found in one store read (``ResourceStore/resourceHolders(type:id:among:)``),
+/// not one per granting patient; a copy the token may not see counts as absent, and when two or
+/// more granting patients hold a copy it may see the answer is 409 (`patient=` search names one). A search or a
 /// type `_history` that names no patient is 400 (audited as refused, `patient-required`): it is
 /// not run across every granting patient, whose pages would have to be merged (with `_sort`,
 /// `_include` and `_summary=count`) under one cursor; `Patient/$export` reads them all.
@@ -54,28 +57,60 @@ extension FHIRController {
         return Set(held.map(\.patient)).sorted { $0.rawValue < $1.rawValue }
     }
 
-    /// A backend token's read of `type/id`: the read of the first granting patient's compartment
-    /// that holds it visibly to the token (as that patient's grants read it); else 404, audited.
+    /// A backend token's read of `type/id`: the read of the one granting patient's compartment
+    /// that holds it (or held it before a deletion: then 410, as to the patient's token) visibly
+    /// to the token, as that patient's grants read it; 409 when more than one does; else 404,
+    /// audited.
     func systemRead(type: String, id: String, access: BearerAccess, request: ServiceRequest?) async -> ServiceResponse {
         guard systemCovers(access, type: type, interaction: .read) else {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover reading \(type)")
         }
-        for patient in grantingPatients(access) {
-            guard let perPatient = patientAccess(access, patient: patient) else { continue }
-            let record: FHIRResourceRecord?
-            do {
-                record = try await store.resource(patient: patient, type: type, id: id)
-            } catch {
-                return Self.outcome(status: 500, code: "exception", "storage failure")
-            }
-            let isCompartmentPatient = type == "Patient" && CsiGuid(id) == patient
-            if let record, !visible(stored: record.json, type: type, interaction: .read, grants: perPatient.grants) { continue }
-            if record == nil, !isCompartmentPatient { continue }
-            return await read(type: type, id: id, access: perPatient, request: request)
+        let holders: [BearerAccess]
+        do {
+            holders = try await systemHolders(type: type, id: id, access: access, compartmentPatient: true)
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "storage failure")
         }
+        if holders.count > 1 { return await systemAmbiguous(type: type, id: id, access: access) }
+        if let holder = holders.first { return await read(type: type, id: id, access: holder, request: request) }
         try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found")
         return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
+    }
+
+    /// The accesses (one per granting patient, in csiGuid order) of the granting patients whose
+    /// compartments hold `type/id` now, or as its last version before a deletion, visibly to the
+    /// backend token as that patient's grants read it; with `compartmentPatient`, also the
+    /// granting patient whose csiGuid `id` is when `type` is `Patient` and it stores no hidden
+    /// Patient of that id. One store read finds the holders among every granting patient
+    /// (``ResourceStore/resourceHolders(type:id:among:)``); then one or two per holder. A copy
+    /// the token may not see is left out as if absent, so it changes no answer.
+    func systemHolders(type: String, id: String, access: BearerAccess, compartmentPatient: Bool) async throws(TrustStoreError) -> [BearerAccess] {
+        let granting = grantingPatients(access)
+        guard !granting.isEmpty else { return [] }
+        var candidates = try await store.resourceHolders(type: type, id: id, among: granting)
+        let named = compartmentPatient && type == "Patient" ? CsiGuid(id).flatMap { granting.contains($0) ? $0 : nil } : nil
+        if let named, !candidates.contains(named) { candidates.append(named) }
+        var holders: [BearerAccess] = []
+        for patient in candidates.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard let perPatient = patientAccess(access, patient: patient) else { continue }
+            if let current = try await currentOrLastVersion(type: type, id: id, patient: patient) {
+                guard visible(stored: current.json, type: type, interaction: .read, grants: perPatient.grants) else { continue }
+            } else if patient != named {
+                continue
+            }
+            holders.append(perPatient)
+        }
+        return holders
+    }
+
+    /// The 409 of a backend token's read (vread, history, `$everything`) of an id that more than
+    /// one granting patient's compartment holds visibly to it, audited as refused (`ambiguous`):
+    /// ids are scoped by compartment, and the token names one with a `patient=` search.
+    func systemAmbiguous(type: String, id: String, access: BearerAccess) async -> ServiceResponse {
+        try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "ambiguous")
+        return Self.outcome(status: 409, code: "conflict", "\(type)/\(id) is held by more than one patient that granted the client: search "
+            + "\(type) with patient= (or subject=) the csiGuid of one, and _id=\(id)")
     }
 
     /// A backend token's search of a stored type: in the compartment of the granting patient it
@@ -99,34 +134,22 @@ extension FHIRController {
             + "subject=) the csiGuid of a patient that granted the client, or read them all with Patient/$export")
     }
 
-    /// The access of the first granting patient whose compartment holds `type/id` (now, or as
-    /// its last version before a deletion) visibly to the backend token, as that patient's
-    /// grants read it; nil when none does.
-    func systemHolder(type: String, id: String, access: BearerAccess) async throws(TrustStoreError) -> BearerAccess? {
-        for patient in grantingPatients(access) {
-            guard let perPatient = patientAccess(access, patient: patient),
-                  let current = try await currentOrLastVersion(type: type, id: id, patient: patient),
-                  visible(stored: current.json, type: type, interaction: .read, grants: perPatient.grants) else { continue }
-            return perPatient
-        }
-        return nil
-    }
-
     /// A backend token's `vread` (`version` given) or instance `_history` of `type/id`: that of
-    /// the granting patient whose compartment holds it (``systemHolder(type:id:access:)``);
-    /// else 404 as an absent resource's, audited as refused.
+    /// the one granting patient whose compartment holds it (``systemHolders(type:id:access:compartmentPatient:)``);
+    /// 409 when more than one does; else 404 as an absent resource's, audited as refused.
     func systemVersions(type: String, id: String, version: String?, request: ServiceRequest?, access: BearerAccess) async -> ServiceResponse {
         guard systemCovers(access, type: type, interaction: .read) else {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover reading \(type)")
         }
-        let holder: BearerAccess?
+        let holders: [BearerAccess]
         do {
-            holder = try await systemHolder(type: type, id: id, access: access)
+            holders = try await systemHolders(type: type, id: id, access: access, compartmentPatient: false)
         } catch {
             return Self.outcome(status: 500, code: "exception", "storage failure")
         }
-        if let holder {
+        if holders.count > 1 { return await systemAmbiguous(type: type, id: id, access: access) }
+        if let holder = holders.first {
             if let version { return await vread(type: type, id: id, version: version, access: holder) }
             if let request { return await history(type: type, id: id, request: request, access: holder) }
         }
@@ -135,14 +158,30 @@ extension FHIRController {
     }
 
     /// A backend token's `Patient/{id}/$everything`: that of the granting patient `patientID`
-    /// names (its csiGuid, or a Patient resource of its compartment), as its grants read it;
-    /// else 404 as an unknown patient's, audited as refused.
+    /// names — its csiGuid, decided without a store read, or else the id of a Patient resource
+    /// in its compartment the token may see, found among every granting patient in one store read
+    /// (``ResourceStore/resourceHolders(type:id:among:)``) — as its grants read it; 409 when
+    /// Patients of more than one granting patient have that id; else 404 as an unknown
+    /// patient's, audited as refused. A storage failure is 500.
     func systemEverything(patientID: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
-        for patient in grantingPatients(access) {
-            guard await isTokenPatient(patientID, patient: patient) else { continue }
-            guard let perPatient = patientAccess(access, patient: patient) else { break }
-            return await everything(patientID: patientID, request: request, access: perPatient)
+        let granting = grantingPatients(access)
+        var holders: [BearerAccess] = []
+        if let patient = CsiGuid(patientID), granting.contains(patient) {
+            if let perPatient = patientAccess(access, patient: patient) { holders.append(perPatient) }
+        } else if !granting.isEmpty {
+            do {
+                for patient in try await store.resourceHolders(type: "Patient", id: patientID, among: granting) {
+                    guard let perPatient = patientAccess(access, patient: patient),
+                          let stored = try await store.resource(patient: patient, type: "Patient", id: patientID),
+                          visible(stored: stored.json, type: "Patient", interaction: .read, grants: perPatient.grants) else { continue }
+                    holders.append(perPatient)
+                }
+            } catch {
+                return Self.outcome(status: 500, code: "exception", "storage failure")
+            }
         }
+        if holders.count > 1 { return await systemAmbiguous(type: "Patient", id: patientID, access: access) }
+        if let holder = holders.first { return await everything(patientID: patientID, request: request, access: holder) }
         try? await auditAccess(access, resources: ["Patient/\(patientID)"], outcome: .minorFailure, reason: "not-found")
         return Self.outcome(status: 404, code: "not-found", "Patient/\(patientID) is not known")
     }

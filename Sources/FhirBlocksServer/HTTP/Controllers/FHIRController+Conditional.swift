@@ -111,7 +111,7 @@ extension FHIRController {
         }
         query.count = 2
         query.timeBudget = configuration.searchTimeBudget
-        for reference in query.compartment where !(await isTokenPatient(reference, patient: access.token.patient)) {
+        for reference in query.compartment where !(await isTokenPatient(reference, patient: access.token.patient, grants: access.grants)) {
             return .success(ConditionMatches(records: [], total: 0))
         }
         // A granular scope's query is checked per resource (the store's count would hold what it hides).

@@ -15,7 +15,7 @@ extension FHIRController {
     /// unknown one.
     func everything(patientID: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
         if isSystemAccess(access) { return await systemEverything(patientID: patientID, request: request, access: access) }
-        guard await isTokenPatient(patientID, patient: access.token.patient) else {
+        guard await isTokenPatient(patientID, patient: access.token.patient, grants: access.grants) else {
             try? await auditAccess(access, resources: ["Patient/\(patientID)"], outcome: .minorFailure, reason: "not-found")
             return Self.outcome(status: 404, code: "not-found", "Patient/\(patientID) is not known")
         }

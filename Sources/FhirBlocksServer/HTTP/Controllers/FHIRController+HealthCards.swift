@@ -84,7 +84,7 @@ extension FHIRController {
         }
         kinds.removeAll { !covered.contains($0) }
         guard Self.isValidID(patientID) else { return Self.outcome(status: 404, code: "not-found", "unknown resource") }
-        guard await isTokenPatient(patientID, patient: access.token.patient) else {
+        guard await isTokenPatient(patientID, patient: access.token.patient, grants: access.grants) else {
             try? await auditAccess(access, resources: operationResource, outcome: .minorFailure, reason: "not-found", action: "E")
             return Self.outcome(status: 404, code: "not-found", "Patient/\(patientID) is not known")
         }

@@ -196,7 +196,7 @@ extension FHIRController {
         if type == "AuditEvent", AuditEventPaging.isPaged(request.query) { return await auditEventSearchPage(request: request, access: access) }
         var matches: [JSONValue] = []
         if let patientParameter = request.query["patient"] ?? request.query["subject"],
-           !(await isTokenPatient(patientParameter, patient: access.token.patient)) {
+           !(await isTokenPatient(patientParameter, patient: access.token.patient, grants: access.grants)) {
             // Another patient's compartment: nothing to see (as if empty).
         } else {
             switch type {
@@ -243,11 +243,13 @@ extension FHIRController {
     }
 
     /// Whether a `patient` search parameter names the token's patient (its csiGuid, or the id
-    /// of a Patient resource in its compartment, with or without `Patient/`).
-    func isTokenPatient(_ parameter: String, patient: CsiGuid) async -> Bool {
+    /// of a Patient resource in its compartment that `grants` may read, with or without `Patient/`).
+    func isTokenPatient(_ parameter: String, patient: CsiGuid, grants: [PermissionScope]) async -> Bool {
         let id = parameter.hasPrefix("Patient/") ? String(parameter.dropFirst(8)) : parameter
         if CsiGuid(id) == patient { return true }
-        return (try? await store.resource(patient: patient, type: "Patient", id: id)) != nil
+        guard let stored = try? await store.resource(patient: patient, type: "Patient", id: id) else { return false }
+        // A Patient the token may not see (its labels, its grants) answers as an unknown id.
+        return visible(stored: stored.json, type: "Patient", interaction: .read, grants: grants)
     }
 
     /// The audit entries about `patient` that `reader` may see, as AuditEvents.

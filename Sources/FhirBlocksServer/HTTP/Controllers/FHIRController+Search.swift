@@ -43,7 +43,7 @@ extension FHIRController {
         var included: [FHIRResourceRecord] = []
         // One store read per compartment reference, stopping at the first that is not the token's.
         var inCompartment = true
-        for reference in query.compartment where !(await isTokenPatient(reference, patient: access.token.patient)) {
+        for reference in query.compartment where !(await isTokenPatient(reference, patient: access.token.patient, grants: access.grants)) {
             inCompartment = false
             break
         }
