@@ -112,6 +112,21 @@ final class BulkExportRunner: TrustEndpoints {
 
     /// Writes the job's files; `.stopped` as soon as the job is no longer this runner's.
     private func write(_ job: StoredExportJob) async throws -> Outcome {
+        // The chunk being stored while the job reads on (one at a time, so each file's chunks
+        // stay in order). A job that stops or fails waits for it to end first, so nothing of the
+        // job is still being written when the job is marked failed, and no error is lost unseen.
+        var storing = PendingAppend()
+        do {
+            let outcome = try await write(job, storing: &storing)
+            if outcome == .stopped { await storing.abandon() }
+            return outcome
+        } catch {
+            await storing.abandon()
+            throw error
+        }
+    }
+
+    private func write(_ job: StoredExportJob, storing: inout PendingAppend) async throws -> Outcome {
         try await refreshLedger()
         let instant = now
         let ledger = self.ledger
@@ -134,8 +149,6 @@ final class BulkExportRunner: TrustEndpoints {
         }
         // The types asked for (`_type`) are each read alone, in byte order, through the index
         // and with `_since` in the statement; without `_type`, the whole compartment is read.
-        // The chunk being stored while the job reads on (one at a time, so each file's chunks stay in order).
-        var storing = PendingAppend()
         let wanted: [String?] = job.types.isEmpty ? [nil]
             : Set(job.types).filter { $0 != Self.errorFileType }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for (position, patient) in patients.enumerated() {
@@ -152,6 +165,8 @@ final class BulkExportRunner: TrustEndpoints {
                     }
                 }
                 var next = page(after: nil)
+                // A page read ahead is not wanted once the job stops or fails.
+                defer { next.cancel() }
                 while true {
                     let records = try await next.value
                     let more = records.count >= Self.batchSize
@@ -284,6 +299,14 @@ struct PendingAppend {
         guard let task else { return true }
         self.task = nil
         return try await task.value
+    }
+
+    /// Waits for the chunk being stored, if any, to end (not cancelled: a store write is left
+    /// whole), ignoring its outcome: the job stopped or failed already.
+    mutating func abandon() async {
+        guard let task else { return }
+        self.task = nil
+        _ = try? await task.value
     }
 
     /// Waits for the chunk before (false, and nothing started, when it was refused), then starts `append`.
