@@ -11,7 +11,12 @@ final class PrologStrippedStream {
     static let chunkSize = 64 << 10
     /// The bytes read before the body reader asked, from the root element's `<` on.
     private var head: [UInt8]?
+    /// How much of ``head`` was handed on (in pieces when it is longer than a piece).
+    private var headOffset = 0
     private let source: any ExportByteSource
+    /// The most bytes one chunk holds: ``chunkSize``, smaller in tests (tokens cut by every
+    /// chunk boundary).
+    private let pieceSize: Int
     /// Bytes of the file read so far.
     private(set) var bytesRead: UInt64 = 0
     /// Why reading the source failed (the reader only sees the end of its input).
@@ -22,7 +27,7 @@ final class PrologStrippedStream {
     ///   - head: the file's first bytes.
     ///   - prolog: what ``ExportProlog`` read of `head`.
     ///   - source: the file, positioned just after `head`.
-    private init(head: [UInt8], prolog: ExportProlog, source: any ExportByteSource) {
+    private init(head: [UInt8], prolog: ExportProlog, source: any ExportByteSource, pieceSize: Int) {
         // The byte order mark is left out, and the document type declaration with it, all but
         // its line breaks (white space where white space may be, so line numbers stay right).
         let start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -34,6 +39,7 @@ final class PrologStrippedStream {
         }
         bytesRead = UInt64(head.count)
         self.source = source
+        self.pieceSize = max(1, min(pieceSize, Self.chunkSize))
     }
 
     /// Reads the prolog of the file `source` reads (at most ``ExportProlog/maximumSize`` bytes
@@ -41,7 +47,7 @@ final class PrologStrippedStream {
     /// the rest. `source` is closed when this throws, and by the stream's `close()` otherwise.
     /// - Throws: ``AppleHealthExportError``: the prolog's refusals, `tooLarge` for a prolog
     ///   longer than the cap, `unreadable` (or the archive entry's error) when `source` fails.
-    static func open(_ source: any ExportByteSource) throws(AppleHealthExportError) -> PrologStrippedStream {
+    static func open(_ source: any ExportByteSource, pieceSize: Int = chunkSize) throws(AppleHealthExportError) -> PrologStrippedStream {
         var head: [UInt8] = []
         var ended = false
         var wanted = 64 << 10
@@ -55,7 +61,7 @@ final class PrologStrippedStream {
                     }
                 }
                 if let prolog = try ExportProlog.read(head, isComplete: ended) {
-                    return PrologStrippedStream(head: head, prolog: prolog, source: source)
+                    return PrologStrippedStream(head: head, prolog: prolog, source: source, pieceSize: pieceSize)
                 }
                 guard head.count < ExportProlog.maximumSize else {
                     throw AppleHealthExportError(.tooLarge, "the start of export.xml before its HealthData element (XML declaration, comments, "
@@ -85,11 +91,19 @@ final class PrologStrippedStream {
     func nextChunk() -> [UInt8]? {
         guard !closed, readError == nil else { return nil }
         if let head {
-            self.head = nil
-            if !head.isEmpty { return head }
+            if headOffset == 0, head.count <= pieceSize {
+                self.head = nil
+                if !head.isEmpty { return head }
+            } else if headOffset < head.count {
+                let end = min(head.count, headOffset + pieceSize)
+                defer { headOffset = end }
+                return Array(head[headOffset..<end])
+            } else {
+                self.head = nil
+            }
         }
         do {
-            guard let data = try source.read(upToCount: Self.chunkSize), !data.isEmpty else { return nil }
+            guard let data = try source.read(upToCount: pieceSize), !data.isEmpty else { return nil }
             bytesRead += UInt64(data.count)
             return [UInt8](data)
         } catch {
