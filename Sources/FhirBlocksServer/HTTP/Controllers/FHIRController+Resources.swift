@@ -243,13 +243,22 @@ extension FHIRController {
     }
 
     /// Whether a `patient` search parameter names the token's patient (its csiGuid, or the id
-    /// of a Patient resource in its compartment that `grants` may read, with or without `Patient/`).
+    /// of a Patient resource in its compartment the token may see, with or without `Patient/`).
     func isTokenPatient(_ parameter: String, patient: CsiGuid, grants: [PermissionScope]) async -> Bool {
         let id = parameter.hasPrefix("Patient/") ? String(parameter.dropFirst(8)) : parameter
         if CsiGuid(id) == patient { return true }
         guard let stored = try? await store.resource(patient: patient, type: "Patient", id: id) else { return false }
-        // A Patient the token may not see (its labels, its grants) answers as an unknown id.
-        return visible(stored: stored.json, type: "Patient", interaction: .read, grants: grants)
+        // A Patient the token may not see answers as an unknown id: one its grants do not let it
+        // read, when they cover Patient; else (a scope of other types, e.g. a health card's
+        // Immunization) one whose labels are beyond every grant's ceiling.
+        if covers(grants, type: "Patient", interaction: .read) {
+            return visible(stored: stored.json, type: "Patient", interaction: .read, grants: grants)
+        }
+        guard let labels = Self.storedLabels(stored.json) else { return false }
+        let confidentiality = labels.confidentiality ?? configuration.labelPolicy.unlabelledConfidentiality
+        return grants.contains { grant in
+            confidentiality <= grant.confidentialityCeiling && labels.sensitivities.allSatisfy(grant.sensitivities.contains)
+        }
     }
 
     /// The audit entries about `patient` that `reader` may see, as AuditEvents.
