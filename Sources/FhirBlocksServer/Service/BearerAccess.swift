@@ -45,3 +45,23 @@ extension TrustService {
 
 /// What an active bearer token grants on one request (``TrustService/BearerAccess``), as the endpoints name it.
 typealias BearerAccess = TrustService.BearerAccess
+
+extension TrustService.BearerAccess {
+    /// What a backend client's token (its `system/` scope `scopeText`) grants over `patient`'s
+    /// data at `instant` (nil when nothing): the scope in its `patient/` form ∩ the permissions
+    /// the client holds from the patient, as the token endpoint issues it, then the grants
+    /// `ledger` backs, as every request checks them. The one rule behind a backend token's
+    /// REST reads and a Bulk Data export's files.
+    static func backend(client: CsiGuid, tokenID: String, scopeText: String, patient: CsiGuid, issuedAt: Timestamp, expiresAt: Timestamp,
+                        quirks: [CompatQuirk], ledger: PermissionLedger, at instant: Timestamp, policy: LabelPolicy) -> BearerAccess? {
+        let held = ledger.held(by: client, patient: patient, at: instant).filter { $0.scope != .auditor }
+        guard patient != client, !held.isEmpty else { return nil }
+        let (granted, permissionIDs) = ScopeRequest(BackendServices.patientForm(of: scopeText)).grant(heldPermissions: held, policy: policy)
+        guard !granted.isEmpty else { return nil }
+        let token = StoredAccessToken(tokenHash: "", id: tokenID, client: client, patient: patient, scope: granted, permissionIDs: permissionIDs,
+                                      issuedAt: issuedAt, expiresAt: expiresAt)
+        let grants = token.accessToken(presented: "").grants(at: instant, ledger: ledger)
+        guard !grants.isEmpty else { return nil }
+        return BearerAccess(token: token, grants: grants, quirks: quirks, scopeText: granted.text)
+    }
+}

@@ -228,18 +228,11 @@ final class BulkExportRunner: TrustEndpoints {
     }
 
     /// What a backend token of the job's scope would grant over `patient`'s data at `instant`
-    /// (nil when nothing): the scope ∩ the permissions the client holds from the patient, as
-    /// the token endpoint issues it, then the grants the ledger backs, as every request checks them.
+    /// (nil when nothing), as a backend token's read is granted
+    /// (``TrustService/BearerAccess/backend(client:tokenID:scopeText:patient:issuedAt:expiresAt:quirks:ledger:at:policy:)``).
     private func patientAccess(_ job: StoredExportJob, patient: CsiGuid, ledger: PermissionLedger, at instant: Timestamp) -> TrustService.BearerAccess? {
-        let held = ledger.held(by: job.client, patient: patient, at: instant).filter { $0.scope != .auditor }
-        let (granted, permissionIDs) = ScopeRequest(BackendServices.patientForm(of: job.scope)).grant(heldPermissions: held,
-                                                                                                       policy: configuration.labelPolicy)
-        guard !granted.isEmpty else { return nil }
-        let token = StoredAccessToken(tokenHash: "", id: job.tokenID, client: job.client, patient: patient, scope: granted, permissionIDs: permissionIDs,
-                                      issuedAt: instant, expiresAt: instant.adding(seconds: Self.leaseSeconds))
-        let grants = token.accessToken(presented: "").grants(at: instant, ledger: ledger)
-        guard !grants.isEmpty else { return nil }
-        return TrustService.BearerAccess(token: token, grants: grants, quirks: [], scopeText: granted.text)
+        .backend(client: job.client, tokenID: job.tokenID, scopeText: job.scope, patient: patient, issuedAt: instant,
+                 expiresAt: instant.adding(seconds: Self.leaseSeconds), quirks: [], ledger: ledger, at: instant, policy: configuration.labelPolicy)
     }
 }
 

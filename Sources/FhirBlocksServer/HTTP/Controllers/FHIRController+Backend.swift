@@ -33,22 +33,11 @@ extension FHIRController {
         }, type: type, interaction: interaction)
     }
 
-    /// What a backend token grants over `patient`'s data now (nil when nothing): its scope in the
-    /// `patient/` form ∩ the permissions the client holds from the patient, then the grants the
-    /// ledger backs.
+    /// What a backend token grants over `patient`'s data now (nil when nothing):
+    /// ``TrustService/BearerAccess/backend(client:tokenID:scopeText:patient:issuedAt:expiresAt:quirks:ledger:at:policy:)``.
     func patientAccess(_ access: BearerAccess, patient: CsiGuid) -> BearerAccess? {
-        let instant = now
-        let ledger = self.ledger
-        let held = ledger.held(by: access.token.client, patient: patient, at: instant).filter { $0.scope != .auditor }
-        guard patient != access.token.client, !held.isEmpty else { return nil }
-        let (granted, permissionIDs) = ScopeRequest(BackendServices.patientForm(of: access.scopeText)).grant(heldPermissions: held,
-                                                                                                             policy: configuration.labelPolicy)
-        guard !granted.isEmpty else { return nil }
-        let token = StoredAccessToken(tokenHash: "", id: access.token.id, client: access.token.client, patient: patient, scope: granted,
-                                      permissionIDs: permissionIDs, issuedAt: access.token.issuedAt, expiresAt: access.token.expiresAt)
-        let grants = token.accessToken(presented: "").grants(at: instant, ledger: ledger)
-        guard !grants.isEmpty else { return nil }
-        return BearerAccess(token: token, grants: grants, quirks: access.quirks, scopeText: granted.text)
+        .backend(client: access.token.client, tokenID: access.token.id, scopeText: access.scopeText, patient: patient, issuedAt: access.token.issuedAt,
+                 expiresAt: access.token.expiresAt, quirks: access.quirks, ledger: ledger, at: now, policy: configuration.labelPolicy)
     }
 
     /// The patients whose wallets grant the backend token's client something now, in csiGuid order.
@@ -191,7 +180,7 @@ extension FHIRController {
     func systemSearchAccess(_ request: ServiceRequest, access: BearerAccess) -> BearerAccess? {
         guard let parameter = request.query["patient"] ?? request.query["subject"] else { return nil }
         let id = parameter.hasPrefix("Patient/") ? String(parameter.dropFirst(8)) : parameter
-        guard let patient = CsiGuid(id), grantingPatients(access).contains(patient) else { return nil }
-        return patientAccess(access, patient: patient)
+        // patientAccess is nil for a patient that grants the client nothing (or is the client).
+        return CsiGuid(id).flatMap { patientAccess(access, patient: $0) }
     }
 }
