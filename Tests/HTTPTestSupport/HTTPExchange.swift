@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// The tests' one HTTP client, and one exchange over it, for every test that talks to a server
 /// it started (in this process or as a `health serve` child).
@@ -19,6 +20,18 @@ public enum HTTPExchange {
         notFollowing.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: notFollowing)
     }()
+
+    /// A client with ``client``'s configuration that also trusts `roots` (a test's own certificate
+    /// authority, for a server started with `--tls-cert`). It does not follow redirects when
+    /// `followingRedirects` is false. The caller shuts it down.
+    public static func makeClient(trusting roots: [NIOSSLCertificate], followingRedirects: Bool = true) -> HTTPClient {
+        var trusting = configuration
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.additionalTrustRoots = [.certificates(roots)]
+        trusting.tlsConfiguration = tls
+        if !followingRedirects { trusting.redirectConfiguration = .disallow }
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: trusting)
+    }
 
     /// The tests' clients' configuration (see ``client``).
     private static var configuration: HTTPClient.Configuration {

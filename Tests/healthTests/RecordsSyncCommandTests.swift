@@ -2,8 +2,8 @@ import AsyncHTTPClient
 import FHIRCore
 import FhirBlocksClient
 import Foundation
+import HTTPTestSupport
 import HealthRecords
-import NIOSSL
 import OpenHealthKit
 import RecordsSync
 import Testing
@@ -97,12 +97,7 @@ import TestSupport
 
         /// Stores resources in the wallet's compartment.
         func put(_ resources: [JSONValue]) async throws {
-            var configuration = HTTPClient.Configuration()
-            configuration.redirectConfiguration = .disallow
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.additionalTrustRoots = [.certificates([certificates.authority])]
-            configuration.tlsConfiguration = tls
-            let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            let httpClient = HTTPExchange.makeClient(trusting: [certificates.authority], followingRedirects: false)
             let client = FhirBlocksClient(baseURL: try ServerBaseURL(server.url), httpClient: httpClient)
             let wallet = WalletClient(client: client, identity: try CsiIdentity.load(from: identity))
             for resource in resources { _ = try await wallet.store(resource) }

@@ -4,7 +4,6 @@ import FHIRCore
 import FhirBlocksClient
 import Foundation
 import HTTPTestSupport
-import NIOSSL
 import SmartHealthLinks
 import Testing
 import TestSupport
@@ -167,11 +166,7 @@ struct ViewerBrowserTests {
         try Data(Self.storeBundle.utf8).write(to: bundleFile)
         let imported = try await runner.run(["records", "import", bundleFile.path])
         try #require(imported.status == 0, "\(imported.output)\(imported.error)")
-        var configuration = HTTPClient.Configuration()
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.additionalTrustRoots = [.certificates([certificates.authority])]
-        configuration.tlsConfiguration = tls
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let httpClient = HTTPExchange.makeClient(trusting: [certificates.authority])
         let jwks: [UInt8]
         do {
             let response = try await httpClient.execute(HTTPClientRequest(url: server.url + "/.well-known/jwks.json"), timeout: .seconds(300))
