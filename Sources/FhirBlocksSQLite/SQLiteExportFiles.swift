@@ -75,8 +75,33 @@ struct SQLiteExportFiles: Sendable {
                 written += result
             }
         }
+        // The disk starts on the bytes now, while the job reads on: the sync before the job
+        // completes (``sync(job:)``, which makes them durable) then has little left to wait for.
+        if failure == nil { Self.startWriteback(descriptor) }
         if close(descriptor) != 0, failure == nil { failure = Self.systemMessage() }
         if let failure { throw .unavailable("cannot write an export file: \(failure)") }
+    }
+
+    /// Where `sync_file_range(2)` is (Linux; 0 when not found, and elsewhere): looked up by name,
+    /// since glibc declares it only to code built with `_GNU_SOURCE`.
+    private static let syncFileRangeAddress: Int = {
+        #if os(Linux)
+        Int(bitPattern: dlsym(nil, "sync_file_range"))
+        #else
+        0
+        #endif
+    }()
+
+    /// Starts writing the file's dirty pages to the disk without waiting for them
+    /// (`sync_file_range(descriptor, 0, 0, SYNC_FILE_RANGE_WRITE)`): a hint that moves the work
+    /// of a later `fsync` earlier, never a promise that anything is durable. Nothing elsewhere.
+    private static func startWriteback(_ descriptor: Int32) {
+        #if os(Linux)
+        typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+        guard let address = UnsafeRawPointer(bitPattern: syncFileRangeAddress) else { return }
+        let writeOnly: UInt32 = 2
+        _ = unsafeBitCast(address, to: SyncFileRange.self)(descriptor, 0, 0, writeOnly)
+        #endif
     }
 
     /// Flushes every file of job `id` and its folder to the disk (before the job is marked complete).

@@ -1,6 +1,7 @@
 import FhirBlocks
 import FhirBlocksStore
 import GRDB
+import GRDBSQLite
 
 extension SQLiteTrustStore {
     /// One page of a compartment in (type, id) byte order (``TrustSQL/compartmentPage(patient:after:limit:dialect:)``):
@@ -35,6 +36,41 @@ extension SQLiteTrustStore {
                                                   lastUpdated: Timestamp(millisecondsSince1970: row[4]), json: json))
             }
             return records
+        }
+    }
+
+    /// The same page as ``resources(patient:type:since:afterID:limit:)`` as lines: each JSON
+    /// copied from SQLite's memory straight into the one buffer (the columns read with the
+    /// SQLite C API on the statement GRDB steps: no record, `Row` value or `Data` per resource),
+    /// and the id of the last row kept for the next page's cursor.
+    public func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?,
+                              limit: Int) async throws(TrustStoreError) -> ResourceLines {
+        guard limit > 0 else { return ResourceLines() }
+        let page = TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, afterID: afterID, limit: limit, dialect: .sqlite)
+        return try await read { db in
+            var lines = ResourceLines()
+            lines.bytes.reserveCapacity(min(limit, 4_096) * 768)
+            lines.ends.reserveCapacity(min(limit, 4_096))
+            var lastID: [UInt8] = []
+            let statement = try db.cachedStatement(sql: page.sql)
+            let cursor = try Row.fetchCursor(statement, arguments: Self.arguments(page.arguments))
+            let sqlite = statement.sqliteStatement
+            while try cursor.next() != nil {
+                // The pointer first, then its length (as SQLite documents); NULL is an empty JSON.
+                let json = sqlite3_column_blob(sqlite, 5)
+                let count = Int(sqlite3_column_bytes(sqlite, 5))
+                if let json, count > 0 {
+                    lines.append(UnsafeRawBufferPointer(start: json, count: count))
+                } else {
+                    lines.append(UnsafeRawBufferPointer(start: nil, count: 0))
+                }
+                let id = sqlite3_column_text(sqlite, 1)
+                let idCount = Int(sqlite3_column_bytes(sqlite, 1))
+                lastID.removeAll(keepingCapacity: true)
+                if let id, idCount > 0 { lastID.append(contentsOf: UnsafeBufferPointer(start: id, count: idCount)) }
+            }
+            if !lines.ends.isEmpty { lines.lastID = String(decoding: lastID, as: UTF8.self) }
+            return lines
         }
     }
 }

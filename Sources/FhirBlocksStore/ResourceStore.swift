@@ -26,6 +26,11 @@ public protocol ResourceStore: Sendable {
     /// nil), in id byte order: one page of a Bulk Data export of that type (`_type`, `_since`),
     /// read through the same index as ``resources(patient:after:limit:)`` within the one type.
     func resources(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?, limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord]
+    /// The same page as ``resources(patient:type:since:afterID:limit:)``, as the resources' JSON
+    /// one after another, each followed by a line feed, in one buffer (``ResourceLines``): what a
+    /// Bulk Data export appends to its file, read without a record per resource. The default
+    /// implementation builds it from ``resources(patient:type:since:afterID:limit:)``.
+    func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?, limit: Int) async throws(TrustStoreError) -> ResourceLines
     /// The last recorded writer of each resource of `type` in `patient`'s compartment, by id
     /// (``FHIRResourceWrite/writer``), with the version it wrote: a caller compares it with the
     /// version it read (a later version stored without a writer, or written since, is not that

@@ -50,6 +50,33 @@ import Testing
         #expect(try await store.resources(patient: patient, type: "Procedure", since: nil, afterID: nil, limit: 100).map(\.id) == ["B", "a", "b10", "b2", "c"])
         #expect(try await store.resources(patient: patient, type: "Immunization", since: nil, afterID: nil, limit: 100).isEmpty)
         #expect(try await store.resources(patient: patient, type: "Observation", since: nil, afterID: nil, limit: 0).isEmpty)
+        try await checkLines(store, patient: patient, since: since)
+    }
+
+    /// `resourceLines`: the same pages as `resources(patient:type:since:afterID:limit:)`, as each
+    /// JSON followed by a line feed in one buffer, where each ends, and the last id; a JSON
+    /// holding a line feed itself is still one entry.
+    static func checkLines(_ store: any TrustStore, patient: CsiGuid, since: Timestamp) async throws {
+        var change = TrustChange()
+        change.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(
+            type: "Immunization", id: "z", patient: patient, versionID: 1, lastUpdated: Fixtures.t0,
+            json: Array("{\"resourceType\":\"Immunization\",\n\"id\":\"z\"}".utf8))))
+        try await store.commit(change)
+        let cases: [(type: String, since: Timestamp?, afterID: String?, limit: Int)] = [
+            ("Observation", nil, nil, 100), ("Observation", nil, nil, 2), ("Observation", nil, "a", 2), ("Observation", nil, "c", 2),
+            ("Observation", since, nil, 100), ("Observation", since, "B", 1), ("Procedure", nil, "B", 100), ("Immunization", nil, nil, 10),
+            ("Condition", nil, nil, 0), ("Encounter", nil, nil, 10),
+        ]
+        for page in cases {
+            let records = try await store.resources(patient: patient, type: page.type, since: page.since, afterID: page.afterID, limit: page.limit)
+            let lines = try await store.resourceLines(patient: patient, type: page.type, since: page.since, afterID: page.afterID, limit: page.limit)
+            #expect(lines.bytes == records.flatMap { $0.json + [UInt8(ascii: "\n")] }, "\(page)")
+            #expect(lines.count == records.count, "\(page)")
+            #expect((0..<lines.count).map { Array(lines.bytes[lines.range($0)]) } == records.map(\.json), "\(page)")
+            #expect(lines.ends.allSatisfy { lines.bytes[$0] == UInt8(ascii: "\n") }, "\(page)")
+            #expect(lines.lastID == records.last?.id, "\(page)")
+        }
+        #expect(try await store.resourceLines(patient: patient, type: "Immunization", since: nil, afterID: nil, limit: 10).count == 1)
     }
 
     @Test func sqlite() async throws {

@@ -12,9 +12,9 @@ import Darwin
 /// Runs Bulk Data export jobs (``ExportStore``) on this server: takes a job's lease, reads the
 /// compartments of the patients whose wallets granted the job's client, one batch of stored
 /// resources at a time (with `_type`, only those types, each read alone with `_since` in the
-/// statement: ``ResourceStore/resources(patient:type:since:afterID:limit:)``), keeps each
-/// resource the client may read, and appends it as an NDJSON line to its type's file, a chunk
-/// at a time (``chunkSize``), so no file is ever held whole.
+/// statement, as lines in one buffer: ``ResourceStore/resourceLines(patient:type:since:afterID:limit:)``),
+/// keeps each resource the client may read, and appends it as an NDJSON line to its type's
+/// file, a chunk at a time (``chunkSize``), so no file is ever held whole.
 ///
 /// Who may see what is decided exactly as for a read by id: each patient's grants are what a
 /// backend token of the job's scope would carry for that patient (the token's own scope
@@ -156,16 +156,49 @@ final class BulkExportRunner: TrustEndpoints {
             var counts: [String: Int] = [:]
             var visibility = ExportVisibility(fhir: fhir, grants: access.grants)
             for type in wanted {
-                // Each page is read while the one before it is sorted and its chunks stored.
                 let store = self.store, since = job.since
-                func page(after: (type: String, id: String)?) -> Task<[FHIRResourceRecord], any Error> {
-                    Task {
-                        if let type { return try await store.resources(patient: patient, type: type, since: since, afterID: after?.id, limit: Self.batchSize) }
-                        return try await store.resources(patient: patient, after: after, limit: Self.batchSize)
+                if let type {
+                    // One type: each page comes as its resources' JSON in one buffer, each already
+                    // followed by its line feed; a line kept is appended to the chunk at once. Each
+                    // page is read while the one before it is sorted and its chunks stored.
+                    func linesPage(after: String?) -> Task<ResourceLines, any Error> {
+                        Task { try await store.resourceLines(patient: patient, type: type, since: since, afterID: after, limit: Self.batchSize) }
                     }
+                    var next = linesPage(after: nil)
+                    // A page read ahead is not wanted once the job stops or fails.
+                    defer { next.cancel() }
+                    var kept = 0
+                    while true {
+                        let lines = try await next.value
+                        let more = lines.count >= Self.batchSize
+                        if more, let last = lines.lastID { next = linesPage(after: last) }
+                        for index in 0..<lines.count {
+                            let range = lines.range(index)
+                            // nil when the line is not kept, else the chunk it filled, if any.
+                            let full = lines.bytes.withUnsafeBytes { buffer -> ExportChunk?? in
+                                guard Self.exports(UnsafeRawBufferPointer(rebasing: buffer[range]), type: type, visibility: &visibility,
+                                                   parameters: parameters) else { return .none }
+                                let line = UnsafeRawBufferPointer(rebasing: buffer[range.lowerBound...range.upperBound])
+                                return .some(files.append(terminatedLine: line, type: type))
+                            }
+                            guard let appended = full else { continue }
+                            kept += 1
+                            if let full = appended {
+                                let (owner, progress, lease) = (owner, Self.progress(position, patients.count), leaseEnd())
+                                guard try await storing.start({ try await store.appendExportChunk(full, owner: owner, progress: progress, leaseUntil: lease) })
+                                else { return .stopped }
+                            }
+                        }
+                        if !more { break }
+                    }
+                    if kept > 0 { counts[type, default: 0] += kept }
+                    continue
+                }
+                // The whole compartment, a page of records at a time (each read while the one before it is sorted and stored).
+                func page(after: (type: String, id: String)?) -> Task<[FHIRResourceRecord], any Error> {
+                    Task { try await store.resources(patient: patient, after: after, limit: Self.batchSize) }
                 }
                 var next = page(after: nil)
-                // A page read ahead is not wanted once the job stops or fails.
                 defer { next.cancel() }
                 while true {
                     let records = try await next.value
@@ -174,10 +207,8 @@ final class BulkExportRunner: TrustEndpoints {
                     for record in records {
                         guard record.type != Self.errorFileType, job.types.isEmpty || job.types.contains(record.type),
                               job.since.map({ !(record.lastUpdated < $0) }) ?? true,
-                              FHIRController.isDelimitedObject(record.json), !ExportVisibility.containsLineFeed(record.json),
-                              visibility.visible(record.json, type: record.type),
-                              parameters.typeFilters.isEmpty || parameters.typeFilters[record.type] == nil || (try? JSONParser.parse(record.json))
-                                  .map({ parameters.passesTypeFilter($0, type: record.type) }) == true else { continue }
+                              record.json.withUnsafeBytes({ Self.exports($0, type: record.type, visibility: &visibility, parameters: parameters) })
+                        else { continue }
                         counts[record.type, default: 0] += 1
                         if let full = files.append(record.json, type: record.type) {
                             let (owner, progress, lease) = (owner, Self.progress(position, patients.count), leaseEnd())
@@ -203,6 +234,15 @@ final class BulkExportRunner: TrustEndpoints {
             guard try await store.appendExportChunk(chunk, owner: owner, progress: "writing files", leaseUntil: leaseEnd()) else { return .stopped }
         }
         return .completed
+    }
+
+    /// Whether a stored resource of `type` whose JSON is `json` goes into the export: one JSON
+    /// object on one line, that the patient's grants let the job read (``ExportVisibility``,
+    /// the read path's filter), that passes the kick-off's `_typeFilter` queries of its type.
+    static func exports(_ json: UnsafeRawBufferPointer, type: String, visibility: inout ExportVisibility, parameters: BulkExportParameters) -> Bool {
+        guard ExportVisibility.isDelimitedObject(json), !ExportVisibility.containsLineFeed(json), visibility.visible(json, type: type) else { return false }
+        guard !parameters.typeFilters.isEmpty, parameters.typeFilters[type] != nil else { return true }
+        return (try? JSONParser.parse(Array(json))).map { parameters.passesTypeFilter($0, type: type) } == true
     }
 
     /// The type of the job's `error` file (OperationOutcomes), which no patient's resource is exported as.
@@ -253,6 +293,15 @@ struct FileChunks {
 
     /// Appends one line (and its line feed) to `type`'s file; returns the chunk to store when the buffer is full.
     mutating func append(_ line: [UInt8], type: String) -> ExportChunk? {
+        line.withUnsafeBytes { append($0, feed: true, type: type) }
+    }
+
+    /// Appends one line that ends in its line feed already to `type`'s file; returns the chunk to store when the buffer is full.
+    mutating func append(terminatedLine line: UnsafeRawBufferPointer, type: String) -> ExportChunk? {
+        append(line, feed: false, type: type)
+    }
+
+    private mutating func append(_ line: UnsafeRawBufferPointer, feed: Bool, type: String) -> ExportChunk? {
         if currentType != type {
             if let currentType { buffers[currentType] = current }
             // Taken out of the dictionary (not copied), so appending never copies the buffer's bytes.
@@ -260,8 +309,8 @@ struct FileChunks {
             currentType = type
         }
         if current.bytes.isEmpty { current.bytes.reserveCapacity(BulkExportRunner.chunkSize + line.count + 1) }
-        current.bytes.append(contentsOf: line)
-        current.bytes.append(UInt8(ascii: "\n"))
+        current.bytes.append(contentsOf: line.assumingMemoryBound(to: UInt8.self))
+        if feed { current.bytes.append(UInt8(ascii: "\n")) }
         current.lines += 1
         guard current.bytes.count >= BulkExportRunner.chunkSize else { return nil }
         let full = current
@@ -337,8 +386,22 @@ struct ExportVisibility {
         guard !filtered, !Self.mayHoldSecurityMember(json) else {
             return fhir.visible(stored: json, type: type, interaction: .read, grants: grants)
         }
+        return unlabeledDecision(type: type, json: json)
+    }
+
+    /// Whether the resource of `type` stored as `json` may be read under the grants (the bytes
+    /// copied for the read path's filter only when it decides alone).
+    mutating func visible(_ json: UnsafeRawBufferPointer, type: String) -> Bool {
+        guard !filtered, !Self.mayHoldSecurityMember(json) else {
+            return fhir.visible(stored: Array(json), type: type, interaction: .read, grants: grants)
+        }
+        return unlabeledDecision(type: type, json: Array(json))
+    }
+
+    /// The decision for a resource of `type` without labels (`json` one of them), asked once per type.
+    private mutating func unlabeledDecision(type: String, json: @autoclosure () -> [UInt8]) -> Bool {
         if let last, last.type == type { return last.decision }
-        let decision = unlabeled[type] ?? fhir.visible(stored: json, type: type, interaction: .read, grants: grants)
+        let decision = unlabeled[type] ?? fhir.visible(stored: json(), type: type, interaction: .read, grants: grants)
         unlabeled[type] = decision
         last = (type, decision)
         return decision
@@ -348,27 +411,30 @@ struct ExportVisibility {
     /// positions at a time: those where `s` starts and `y` ends eight bytes, then each such
     /// position compared whole): the bytes the read path parses for labels.
     static func mayHoldSecurityMember(_ json: [UInt8]) -> Bool {
-        json.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress, !raw.isEmpty else { return false }
-            if memchr(base, Int32(UInt8(ascii: "\\")), raw.count) != nil { return true }
-            let count = raw.count
-            func isWord(at index: Int) -> Bool { raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) == securityWord }
-            let first = SIMD16<UInt8>(repeating: UInt8(ascii: "s")), last = SIMD16<UInt8>(repeating: UInt8(ascii: "y"))
-            var index = 0
-            while index + 23 <= count {
-                let starts = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-                let ends = raw.loadUnaligned(fromByteOffset: index + 7, as: SIMD16<UInt8>.self)
-                if any((starts .== first) .& (ends .== last)) {
-                    for candidate in index..<(index + 16) where isWord(at: candidate) { return true }
-                }
-                index += 16
+        json.withUnsafeBytes { mayHoldSecurityMember($0) }
+    }
+
+    /// The same check of bytes in memory.
+    static func mayHoldSecurityMember(_ raw: UnsafeRawBufferPointer) -> Bool {
+        guard let base = raw.baseAddress, !raw.isEmpty else { return false }
+        if memchr(base, Int32(UInt8(ascii: "\\")), raw.count) != nil { return true }
+        let count = raw.count
+        func isWord(at index: Int) -> Bool { raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) == securityWord }
+        let first = SIMD16<UInt8>(repeating: UInt8(ascii: "s")), last = SIMD16<UInt8>(repeating: UInt8(ascii: "y"))
+        var index = 0
+        while index + 23 <= count {
+            let starts = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            let ends = raw.loadUnaligned(fromByteOffset: index + 7, as: SIMD16<UInt8>.self)
+            if any((starts .== first) .& (ends .== last)) {
+                for candidate in index..<(index + 16) where isWord(at: candidate) { return true }
             }
-            while index + 8 <= count {
-                if isWord(at: index) { return true }
-                index += 1
-            }
-            return false
+            index += 16
         }
+        while index + 8 <= count {
+            if isWord(at: index) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// `security` as its eight bytes read at once (`s` first in memory): a literal, not a lazily
@@ -377,9 +443,23 @@ struct ExportVisibility {
 
     /// Whether the bytes hold a line feed (found with `memchr`): such a JSON cannot be one NDJSON line.
     static func containsLineFeed(_ json: [UInt8]) -> Bool {
-        json.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress, !raw.isEmpty else { return false }
-            return memchr(base, Int32(UInt8(ascii: "\n")), raw.count) != nil
+        json.withUnsafeBytes { containsLineFeed($0) }
+    }
+
+    /// The same check of bytes in memory.
+    static func containsLineFeed(_ raw: UnsafeRawBufferPointer) -> Bool {
+        guard let base = raw.baseAddress, !raw.isEmpty else { return false }
+        return memchr(base, Int32(UInt8(ascii: "\n")), raw.count) != nil
+    }
+
+    /// `FHIRController.isDelimitedObject(_:)` of bytes in memory: after leading and before
+    /// trailing JSON whitespace, `{` first and `}` last (two bytes at least).
+    static func isDelimitedObject(_ raw: UnsafeRawBufferPointer) -> Bool {
+        func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
         }
+        guard let first = raw.firstIndex(where: { !isWhitespace($0) }), let last = raw.lastIndex(where: { !isWhitespace($0) }),
+              first < last else { return false }
+        return raw[first] == UInt8(ascii: "{") && raw[last] == UInt8(ascii: "}")
     }
 }

@@ -43,6 +43,31 @@ import Testing
         #expect(ExportVisibility.containsLineFeed(Array("{}\n".utf8)))
     }
 
+    /// The checks of bytes in memory (a page's lines, `ResourceLines`) decide as those of arrays
+    /// and the read path's do, and a line appended with its line feed already makes the same
+    /// chunks as one appended without.
+    @Test func checksOfBytesInMemoryMatchTheArrayOnes() {
+        let texts = ["", " ", "{", "}", "{}", " {} ", "\t{\"a\":1}\r\n", "[]", "{\"a\":1", "\"{}\"", "{ }x", "x{}", "\n{}\n", "{\"s\":\"security\"}"]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBytes { ExportVisibility.isDelimitedObject($0) } == FHIRController.isDelimitedObject(bytes), "\(text)")
+            #expect(bytes.withUnsafeBytes { ExportVisibility.containsLineFeed($0) } == bytes.contains(UInt8(ascii: "\n")), "\(text)")
+            #expect(bytes.withUnsafeBytes { ExportVisibility.mayHoldSecurityMember($0) } == Self.plainScan(bytes), "\(text)")
+        }
+        var plain = FileChunks(jobID: "job"), terminated = FileChunks(jobID: "job")
+        var full = 0
+        for index in 0..<60 {
+            let type = index % 3 == 0 ? "Condition" : "Observation"
+            let line = Array(#"{"id":"\#(index)","pad":"\#(String(repeating: "x", count: 10_000 + index))"}"#.utf8)
+            let appended = plain.append(line, type: type)
+            let again = (line + [UInt8(ascii: "\n")]).withUnsafeBytes { terminated.append(terminatedLine: $0, type: type) }
+            #expect(again == appended)
+            if appended != nil { full += 1 }
+        }
+        #expect(full > 0)
+        #expect(plain.drain() == terminated.drain())
+    }
+
     /// The chunks of interleaved types: each type's chunks numbered from 0, holding its lines in
     /// the order appended, each full one at least `chunkSize` bytes, the partly filled ones drained.
     @Test func fileChunksKeepEachTypesLinesInOrder() {
