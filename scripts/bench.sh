@@ -105,7 +105,9 @@ binary_size() {
         health="$OPENHEALTHKIT_HEALTH_BINARY"
         [ -f "$health" ] || { echo "error: OPENHEALTHKIT_HEALTH_BINARY: $health: no such file" >&2; exit 2; }
     else
-        swift build --package-path Benchmarks -c release --product health >&2
+        # Linked as scripts/install.sh links it (its health_link_flags: identical code folding), so
+        # the figure is the shipped binary's; only the link differs from the other suites' build.
+        swift build --package-path Benchmarks -c release --product health -Xlinker --icf=safe >&2
         health="$(swift build --package-path Benchmarks -c release --show-bin-path)/health"
     fi
     stripped=$(mktemp)

@@ -5,7 +5,8 @@
 #   scripts/package-deb.sh [OUTDIR]     # the package is written in OUTDIR (default: the current folder)
 #
 # The files are scripts/install.sh's, installed into a staging folder as /usr: the stripped release
-# binary in /usr/lib/openhealthkit with its resources (and the QR image library when zxing-cpp is
+# binary (linked with identical code folding: scripts/install.sh's health_link_flags) in
+# /usr/lib/openhealthkit with its resources (and the QR image library when zxing-cpp is
 # installed here), /usr/bin/health a link to it, the manual pages (gzipped), the bash, zsh and fish
 # completions, and /usr/share/doc/openhealthkit/copyright (the Apache-2.0 licence, and the licences
 # of what the binary links statically). VERSION is what `health --version` says. Depends names the
