@@ -148,6 +148,8 @@ private struct ImportRun {
     var revisionCache: [String: HKSourceRevision] = [:]
     /// Devices by the text the export describes them with (most records repeat a few devices).
     var deviceCache: [String: HKDevice?] = [:]
+    /// Bundle identifiers by source name, for the store lookup of unchecked records.
+    var bundleIdentifiers: [String: String] = [:]
     /// Keys of the members of the correlations read so far: their top-level twins are skipped.
     var memberKeys = Set<ContentKey>()
     /// Top-level records of the types a correlation may hold, held back until the whole file
@@ -326,8 +328,8 @@ private struct ImportRun {
     static func isCheckable(_ element: ExportElement) -> Bool {
         guard let type = element["type"], !memberTypes.contains(type) else { return false }
         for child in element.children {
-            guard child.name == "MetadataEntry", let key = child["key"], child["value"] != nil,
-                  key != HKMetadataKeySyncIdentifier, key != HKMetadataKeySyncVersion else { return false }
+            guard child.name == "MetadataEntry", child.has("key"), child.has("value"),
+                  !child.attribute("key", is: HKMetadataKeySyncIdentifier), !child.attribute("key", is: HKMetadataKeySyncVersion) else { return false }
         }
         return true
     }
@@ -343,10 +345,13 @@ private struct ImportRun {
         keys.reserveCapacity(records.count)
         var lookedUp: [Int] = []
         lookedUp.reserveCapacity(records.count)
+        var types: [String?] = []
+        types.reserveCapacity(records.count)
         for (index, record) in records.enumerated() {
-            guard let type = record.element["type"], let name = record.element["sourceName"], !name.isEmpty else { continue }
-            keys.append((AppleHealthImporter.syncIdentifierPrefix + ContentKey.hex(record.digest), type,
-                         AppleHealthImporter.source(named: name).bundleIdentifier))
+            let type = record.element["type"]
+            types.append(type)
+            guard let type, let name = record.element["sourceName"], !name.isEmpty else { continue }
+            keys.append((AppleHealthImporter.syncIdentifierPrefix + ContentKey.hex(record.digest), type, bundleIdentifier(ofSource: name)))
             lookedUp.append(index)
         }
         let versions = try wait { [store, keys] in try await store.storedSyncVersions(of: keys) }
@@ -356,7 +361,7 @@ private struct ImportRun {
         }
         var skipped = false
         for (index, record) in records.enumerated() {
-            if stored[index], let type = record.element["type"] {
+            if stored[index], let type = types[index] {
                 report.alreadyStored[type, default: 0] += 1
                 skipped = true
             } else {
@@ -364,6 +369,15 @@ private struct ImportRun {
             }
         }
         if skipped { progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes)) }
+    }
+
+    /// The bundle identifier records of the source named `name` are stored under
+    /// (``AppleHealthImporter/source(named:)``), made once per name.
+    private mutating func bundleIdentifier(ofSource name: String) -> String {
+        if let cached = bundleIdentifiers[name] { return cached }
+        let identifier = AppleHealthImporter.source(named: name).bundleIdentifier
+        if bundleIdentifiers.count < 10_000 { bundleIdentifiers[name] = identifier }
+        return identifier
     }
 
     /// Saves the held records no correlation claimed, in batches; the claimed ones are

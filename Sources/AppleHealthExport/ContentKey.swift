@@ -21,38 +21,57 @@ extension ExportElement {
     /// SHA-256 of the element's name, attributes (sorted) and children: the same for the same
     /// content however the file orders or indents it.
     var contentDigest: [UInt8] {
-        // The bytes hashed, gathered into one buffer: name, then NUL key SOH value for each
-        // attribute by key, STX, the children the same way, ETX.
+        SHA256.hash(data: contentBytes).withUnsafeBytes { Array($0) }
+    }
+
+    /// The bytes ``contentDigest`` hashes: the name, then NUL key SOH value for each attribute by
+    /// key, STX, the children the same way, ETX.
+    var contentBytes: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(512)
-        func feed(_ element: ExportElement) {
-            bytes.append(contentsOf: element.name.utf8)
-            element.forEachAttributeSortedByName { key, value in
-                bytes.append(0)
-                bytes.append(contentsOf: key)
-                bytes.append(1)
-                bytes.append(contentsOf: value)
-            }
-            bytes.append(2)
-            for child in element.children { feed(child) }
-            bytes.append(3)
-        }
-        feed(self)
-        return Array(SHA256.hash(data: bytes))
+        appendContent(to: &bytes)
+        return bytes
     }
-}
 
-extension ExportElement {
-    /// The attributes' names and values, by name as `String` orders names: by bytes when every
-    /// name is ASCII (the same order), through strings otherwise.
-    func forEachAttributeSortedByName(_ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Void) {
-        let bytes = attributeBytes
-        func key(_ span: Span) -> ArraySlice<UInt8> { bytes[Int(span.nameStart)..<Int(span.valueStart)] }
-        func value(_ span: Span) -> ArraySlice<UInt8> { bytes[Int(span.valueStart)..<Int(span.valueEnd)] }
-        let ascii = spans.allSatisfy { key($0).allSatisfy { $0 < 0x80 } }
-        let sorted = ascii ? spans.sorted { key($0).lexicographicallyPrecedes(key($1)) }
-            : spans.sorted { String(decoding: key($0), as: UTF8.self) < String(decoding: key($1), as: UTF8.self) }
-        for span in sorted { body(key(span), value(span)) }
+    private func appendContent(to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: name.utf8)
+        let spans = self.spans
+        attributeBytes.withUnsafeBufferPointer { source in
+            func key(_ span: Span) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: source[Int(span.nameStart)..<Int(span.valueStart)])
+            }
+            func append(_ span: Span) {
+                bytes.append(0)
+                bytes.append(contentsOf: key(span))
+                bytes.append(1)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[Int(span.valueStart)..<Int(span.valueEnd)]))
+            }
+            guard spans.allSatisfy({ key($0).allSatisfy { $0 < 0x80 } }) else {
+                // Names beyond ASCII: in the order `String` gives them.
+                for span in spans.sorted(by: { String(decoding: key($0), as: UTF8.self) < String(decoding: key($1), as: UTF8.self) }) {
+                    append(span)
+                }
+                return
+            }
+            // ASCII names: by their bytes (the same order), sorted in place by insertion (a start tag has few attributes).
+            withUnsafeTemporaryAllocation(of: Span.self, capacity: max(1, spans.count)) { order in
+                var count = 0
+                for span in spans {
+                    let name = key(span)
+                    var index = count
+                    while index > 0, name.lexicographicallyPrecedes(key(order[index - 1])) {
+                        order[index] = order[index - 1]
+                        index -= 1
+                    }
+                    order[index] = span
+                    count += 1
+                }
+                for index in 0..<count { append(order[index]) }
+            }
+        }
+        bytes.append(2)
+        for child in children { child.appendContent(to: &bytes) }
+        bytes.append(3)
     }
 }
 

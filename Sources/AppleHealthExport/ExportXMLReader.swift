@@ -53,6 +53,21 @@ struct ExportElement: Sendable {
         return String(decoding: attributeBytes[Int(span.valueStart)..<Int(span.valueEnd)], as: UTF8.self)
     }
 
+    /// Whether the element has an attribute named `attribute` (no string made).
+    func has(_ attribute: String) -> Bool {
+        span(named: attribute) != nil
+    }
+
+    /// Whether the attribute named `attribute` is there and its value equals `value` as strings compare
+    /// (byte for byte, without a string, when the value is ASCII).
+    func attribute(_ attribute: String, is value: String) -> Bool {
+        guard let span = span(named: attribute) else { return false }
+        let bytes = attributeBytes[Int(span.valueStart)..<Int(span.valueEnd)]
+        if bytes.elementsEqual(value.utf8) { return true }
+        // Canonically equivalent text in other bytes (a combining sequence, a singleton like U+212A for K) is equal too.
+        return bytes.contains { $0 >= 0x80 } && String(decoding: bytes, as: UTF8.self) == value
+    }
+
     /// The span of the attribute named `attribute`.
     private func span(named attribute: String) -> Span? {
         var attribute = attribute

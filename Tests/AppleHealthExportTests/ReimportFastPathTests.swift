@@ -104,6 +104,42 @@ struct ReimportFastPathTests {
         #expect(ContentKey.hex(empty.contentDigest) == "ee9040f65c341855e070ff438eb0ea9d5b831b2a2c270fb7ef592d750408e3b3")
     }
 
+    @Test("The digest's bytes are name, attributes sorted as strings sort their names, children, on 1,000 random elements")
+    func digestBytesRandom() {
+        /// The bytes as the digest gathered them before: attributes sorted by `String`'s order, through strings.
+        func reference(_ element: ExportElement) -> [UInt8] {
+            var bytes = Array(element.name.utf8)
+            var pairs: [(name: String, value: [UInt8])] = []
+            element.forEachAttribute { name, value in pairs.append((String(decoding: name, as: UTF8.self), Array(value))) }
+            for pair in pairs.sorted(by: { $0.name < $1.name }) {
+                bytes.append(0)
+                bytes.append(contentsOf: pair.name.utf8)
+                bytes.append(1)
+                bytes.append(contentsOf: pair.value)
+            }
+            bytes.append(2)
+            for child in element.children { bytes += reference(child) }
+            bytes.append(3)
+            return bytes
+        }
+        var random = SplitMix64(seed: 3_636)
+        let letters = ["a", "b", "B", "Z", "_", "é", "ü", "日", "e\u{301}", "1"]
+        func text(_ length: Int, ascii: Bool) -> String {
+            (0..<length).map { _ in letters[random.below(ascii ? 5 : letters.count)] }.joined()
+        }
+        func element(depth: Int) -> ExportElement {
+            var attributes: [String: String] = [:]
+            let ascii = random.chance(0.7)
+            for _ in 0..<random.below(9) { attributes[text(1 + random.below(4), ascii: ascii)] = text(random.below(6), ascii: false) }
+            let children = depth < 2 ? (0..<random.below(3)).map { _ in element(depth: depth + 1) } : []
+            return ExportElement(name: text(random.below(5), ascii: false), attributes: attributes, line: 1, children: children)
+        }
+        for _ in 0..<1_000 {
+            let sample = element(depth: 0)
+            #expect(sample.contentBytes == reference(sample))
+        }
+    }
+
     @Test("The instruction filter's run copying gives what the byte-at-a-time filter gave, however the input is cut into chunks")
     func instructionFilterRuns() {
         /// The filter as it was, one byte at a time (`<?target?>` gets a blank before its `?`).
@@ -162,6 +198,46 @@ struct ReimportFastPathTests {
         #expect(try await store.storedSyncVersions(of: []).isEmpty)
         let app = HKHealthStore(configuration: .init(location: .inMemory, role: .app))
         await #expect(throws: HKError.self) { _ = try await app.storedSyncVersions(of: [("s-1", steps, "org.example.a")]) }
+    }
+
+    @Test("Many sync identifiers are looked up at once (more than one statement's 500, repeated, shuffled), each found as on its own")
+    func storedSyncVersionsMany() async throws {
+        let store = AppleHealthImporterTests.ownerStore()
+        let bundles = ["org.example.a", "org.example.b"]
+        let revisions = bundles.map { HKSourceRevision(source: HKSource(name: $0, bundleIdentifier: $0), version: nil) }
+        let types = [HKQuantityType(.stepCount), HKQuantityType(.heartRate)]
+        let units = [HKUnit.count(), HKUnit.count().unitDivided(by: .minute())]
+        let start = Date(timeIntervalSince1970: 1_600_000_000)
+        var samples: [HKObject] = [], sampleRevisions: [HKSourceRevision] = []
+        // What each lookup must give, by identifier, type and bundle: the version saved, nil for none.
+        var expected: [String: Int64] = [:]
+        func save(_ identifier: String, type: Int, bundle: Int, version: Int) {
+            let metadata: [String: Any] = [HKMetadataKeySyncIdentifier: identifier, HKMetadataKeySyncVersion: version]
+            samples.append(HKQuantitySample(type: types[type], quantity: HKQuantity(unit: units[type], doubleValue: 5),
+                                            start: start.addingTimeInterval(Double(samples.count)), end: start.addingTimeInterval(Double(samples.count)),
+                                            metadata: metadata))
+            sampleRevisions.append(revisions[bundle])
+            expected[identifier + "|" + types[type].identifier + "|" + bundles[bundle]] = Int64(version)
+        }
+        for index in 0..<1_200 {
+            save("k-\(index)", type: index % 5 == 0 ? 1 : 0, bundle: index % 3 == 0 ? 1 : 0, version: index % 4 + 1)
+            // The same identifier under the other type: one hash, two rows of different types.
+            if index % 11 == 0 { save("k-\(index)", type: index % 5 == 0 ? 0 : 1, bundle: index % 3 == 0 ? 1 : 0, version: 9) }
+        }
+        try await store.save(samples, recordedAs: sampleRevisions)
+        var keys: [(syncIdentifier: String, typeIdentifier: String, sourceBundleIdentifier: String)] = []
+        for index in 0..<1_300 {
+            for type in types.indices { for bundle in bundles.indices { keys.append(("k-\(index)", types[type].identifier, bundles[bundle])) } }
+        }
+        keys += keys.prefix(100)
+        var random = SplitMix64(seed: 36)
+        keys.shuffle(using: &random)
+        let versions = try await store.storedSyncVersions(of: keys)
+        #expect(versions.count == keys.count)
+        for (key, version) in zip(keys, versions) {
+            #expect(version == expected[key.syncIdentifier + "|" + key.typeIdentifier + "|" + key.sourceBundleIdentifier], "\(key)")
+        }
+        #expect(versions.compactMap { $0 }.count > 1_000)
     }
 }
 

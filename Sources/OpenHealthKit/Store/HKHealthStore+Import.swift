@@ -62,12 +62,24 @@ extension HKHealthStore {
         guard !keys.isEmpty else { return [] }
         let database = try await engine.databaseAsync()
         let cipher = database.cipher
-        let lookups = keys.map { (hash: cipher.indexHash("sync", $0.sourceBundleIdentifier, $0.syncIdentifier), type: $0.typeIdentifier) }
+        let hashes = keys.map { cipher.indexHash("sync", $0.sourceBundleIdentifier, $0.syncIdentifier) }
+        let types = keys.map(\.typeIdentifier)
         return try await database.readAsync { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT max(sync_version) FROM sample WHERE sync_id = ? AND type = ? AND parent_id IS NULL
-                """)
-            return try lookups.map { try Int64.fetchOne(statement, arguments: [$0.hash, $0.type]) }
+            // One statement for up to 500 keys (a query per key cost more than the lookup in the index): every top-level
+            // row under one of the hashes, whatever its type, matched to the keys below.
+            var stored: [Data: [(type: String, version: Int64?)]] = [:]
+            for chunk in Array(Set(hashes)).chunked(into: 500) {
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT sync_id, type, sync_version FROM sample
+                    WHERE sync_id IN (\(SQLPredicate.placeholders(chunk.count))) AND sync_id IS NOT NULL AND parent_id IS NULL
+                    """, arguments: StatementArguments(Array(chunk)))
+                while let row = try rows.next() {
+                    stored[row[0] as Data, default: []].append((row[1] as String, row[2] as Int64?))
+                }
+            }
+            return zip(hashes, types).map { hash, type in
+                stored[hash]?.lazy.filter { $0.type == type }.compactMap { $0.version }.max()
+            }
         }
     }
 }
