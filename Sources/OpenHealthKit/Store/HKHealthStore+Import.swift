@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension HKHealthStore {
     /// Saves objects atomically, each recorded under the source revision given for it rather
@@ -64,22 +65,35 @@ extension HKHealthStore {
         let cipher = database.cipher
         let hashes = keys.map { cipher.indexHash("sync", $0.sourceBundleIdentifier, $0.syncIdentifier) }
         let types = keys.map(\.typeIdentifier)
+        let sql = "SELECT max(sync_version) FROM sample WHERE sync_id = ? AND type = ? AND parent_id IS NULL"
         return try await database.readAsync { db in
-            // One statement for up to 500 keys (a query per key cost more than the lookup in the index): every top-level
-            // row under one of the hashes, whatever its type, matched to the keys below.
-            var stored: [Data: [(type: String, version: Int64?)]] = [:]
-            for chunk in Array(Set(hashes)).chunked(into: 500) {
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT sync_id, type, sync_version FROM sample
-                    WHERE sync_id IN (\(SQLPredicate.placeholders(chunk.count))) AND sync_id IS NOT NULL AND parent_id IS NULL
-                    """, arguments: StatementArguments(Array(chunk)))
-                while let row = try rows.next() {
-                    stored[row[0] as Data, default: []].append((row[1] as String, row[2] as Int64?))
+            // Bound, stepped and read through SQLite's C API on GRDB's cached statement: GRDB's arguments and
+            // cursor for each key cost more than the lookup in the index itself.
+            let statement = try db.cachedStatement(sql: sql)
+            let sqlite = statement.sqliteStatement
+            // SQLite copies what is bound with this destructor (`SQLITE_TRANSIENT`).
+            let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+            func check(_ code: Int32, _ expected: Int32 = SQLITE_OK) throws {
+                guard code == expected else { throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: sql) }
+            }
+            defer {
+                _ = sqlite3_reset(sqlite)
+                _ = sqlite3_clear_bindings(sqlite)
+            }
+            var versions: [Int64?] = []
+            versions.reserveCapacity(hashes.count)
+            for (hash, type) in zip(hashes, types) {
+                // Its code repeats the previous step's, checked there.
+                _ = sqlite3_reset(sqlite)
+                try hash.withUnsafeBytes { bytes in
+                    try check(sqlite3_bind_blob(sqlite, 1, bytes.baseAddress, Int32(bytes.count), transient))
                 }
+                try check(sqlite3_bind_text(sqlite, 2, type, -1, transient))
+                // An aggregate: always one row.
+                try check(sqlite3_step(sqlite), SQLITE_ROW)
+                versions.append(sqlite3_column_type(sqlite, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(sqlite, 0))
             }
-            return zip(hashes, types).map { hash, type in
-                stored[hash]?.lazy.filter { $0.type == type }.compactMap { $0.version }.max()
-            }
+            return versions
         }
     }
 }
