@@ -17,7 +17,7 @@ import TestSupport
 /// refusal (no token, no reading system/ or patient/ scope, Groups of another client's patients).
 @Suite struct BulkExportFileTests {
     /// How many Observations the file test exports: several chunks (``BulkExportRunner/chunkSize``).
-    static let observationCount = 2_500
+    static let observationCount = 7_000
 
     /// An Observation of about 400 bytes.
     static func observation(_ index: Int) -> [UInt8] {

@@ -58,7 +58,7 @@ import Testing
         var full = 0
         for index in 0..<60 {
             let type = index % 3 == 0 ? "Condition" : "Observation"
-            let line = Array(#"{"id":"\#(index)","pad":"\#(String(repeating: "x", count: 10_000 + index))"}"#.utf8)
+            let line = Array(#"{"id":"\#(index)","pad":"\#(String(repeating: "x", count: BulkExportRunner.chunkSize / 25 + index))"}"#.utf8)
             let appended = plain.append(line, type: type)
             let again = (line + [UInt8(ascii: "\n")]).withUnsafeBytes { terminated.append(terminatedLine: $0, type: type) }
             #expect(again == appended)
@@ -77,7 +77,7 @@ import Testing
         let types = ["Observation", "Condition", "Observation", "Observation", "Procedure", "Condition"]
         for index in 0..<120 {
             let type = types[index % types.count]
-            let line = Array(#"{"id":"\#(index)","pad":"\#(String(repeating: "x", count: 20_000 + index))"}"#.utf8)
+            let line = Array(#"{"id":"\#(index)","pad":"\#(String(repeating: "x", count: BulkExportRunner.chunkSize / 12 + index))"}"#.utf8)
             expected[type, default: []] += line + [UInt8(ascii: "\n")]
             if let chunk = chunks.append(line, type: type) {
                 #expect(chunk.bytes.count >= BulkExportRunner.chunkSize)
