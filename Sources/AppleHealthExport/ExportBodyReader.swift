@@ -181,9 +181,12 @@ struct ExportBodyReader {
         // A run of ASCII name characters in the buffer at once (every name of an export); the
         // byte that ends it, or a chunk's end, goes through the loop below.
         if position < buffer.count, Self.isASCIINameStart(buffer[position]) {
-            var end = position + 1
-            let count = buffer.count
-            while end < count, Self.isASCIINameCharacter(buffer[end]) { end += 1 }
+            let start = position
+            let end = buffer.withUnsafeBufferPointer { bytes in
+                var end = start + 1
+                while end < bytes.count, Self.isASCIINameCharacter(bytes[end]) { end += 1 }
+                return end
+            }
             name.append(contentsOf: buffer[position..<end])
             position = end
             if name.count > limits.maximumNameLength {
@@ -548,13 +551,16 @@ struct ExportBodyReader {
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw malformed("an attribute value is not quoted") }
         position += 1
         while true {
-            // A run of plain bytes at once.
-            var end = position
-            let count = buffer.count
-            while end < count {
-                let byte = buffer[end]
-                if byte == quote || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte < 0x20 || byte >= 0x80 { break }
-                end += 1
+            // A run of plain bytes at once, found without bounds checks.
+            let start = position
+            let end = buffer.withUnsafeBufferPointer { bytes in
+                var end = start
+                while end < bytes.count {
+                    let byte = bytes[end]
+                    if byte == quote || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte < 0x20 || byte >= 0x80 { break }
+                    end += 1
+                }
+                return end
             }
             if end > position {
                 attributeBytes.append(contentsOf: buffer[position..<end])

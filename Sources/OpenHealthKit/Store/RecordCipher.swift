@@ -143,7 +143,7 @@ struct RecordCipher: Sendable {
         }
         var hmac = indexHMAC
         hmac.update(data: input)
-        return hmac.finalize().withUnsafeBytes { Data($0.prefix(16)) }
+        return hmac.finalize().withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0.prefix(16))) }
     }
 
     /// The sealed constant stored with the database to recognise the right key.
