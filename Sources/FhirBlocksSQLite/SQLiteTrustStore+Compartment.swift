@@ -46,7 +46,9 @@ extension SQLiteTrustStore {
     public func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?,
                               limit: Int) async throws(TrustStoreError) -> ResourceLines {
         guard limit > 0 else { return ResourceLines() }
-        let page = TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, afterID: afterID, limit: limit, dialect: .sqlite)
+        // Only the columns a line needs: the id (the next page's cursor) and the JSON.
+        let page = TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, afterID: afterID, limit: limit, dialect: .sqlite,
+                                     columns: "id, json")
         return try await read { db in
             var lines = ResourceLines()
             lines.bytes.reserveCapacity(min(limit, 4_096) * 768)
@@ -57,15 +59,15 @@ extension SQLiteTrustStore {
             let sqlite = statement.sqliteStatement
             while try cursor.next() != nil {
                 // The pointer first, then its length (as SQLite documents); NULL is an empty JSON.
-                let json = sqlite3_column_blob(sqlite, 5)
-                let count = Int(sqlite3_column_bytes(sqlite, 5))
+                let json = sqlite3_column_blob(sqlite, 1)
+                let count = Int(sqlite3_column_bytes(sqlite, 1))
                 if let json, count > 0 {
                     lines.append(UnsafeRawBufferPointer(start: json, count: count))
                 } else {
                     lines.append(UnsafeRawBufferPointer(start: nil, count: 0))
                 }
-                let id = sqlite3_column_text(sqlite, 1)
-                let idCount = Int(sqlite3_column_bytes(sqlite, 1))
+                let id = sqlite3_column_text(sqlite, 0)
+                let idCount = Int(sqlite3_column_bytes(sqlite, 0))
                 lastID.removeAll(keepingCapacity: true)
                 if let id, idCount > 0 { lastID.append(contentsOf: UnsafeBufferPointer(start: id, count: idCount)) }
             }

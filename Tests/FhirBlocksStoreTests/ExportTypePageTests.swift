@@ -96,13 +96,17 @@ import Testing
         }
         let since = Fixtures.t0
         for (afterID, sinceTime) in [(nil, nil), ("r1", nil), (nil, since), ("r1", since)] as [(String?, Timestamp?)] {
-            let page = TrustSQL.typePage(patient: "p", type: "Observation", since: sinceTime, afterID: afterID, limit: 1_000, dialect: .sqlite)
-            let plan = try await queue.read { db in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + page.sql, arguments: SQLiteTrustStore.arguments(page.arguments))
-                    .map { row -> String in row["detail"] }
+            // The records' page and the lines' (id and JSON only) alike.
+            for columns in [TrustSQL.resourceColumns, "id, json"] {
+                let page = TrustSQL.typePage(patient: "p", type: "Observation", since: sinceTime, afterID: afterID, limit: 1_000, dialect: .sqlite,
+                                             columns: columns)
+                let plan = try await queue.read { db in
+                    try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + page.sql, arguments: SQLiteTrustStore.arguments(page.arguments))
+                        .map { row -> String in row["detail"] }
+                }
+                let range = afterID == nil ? "(patient=? AND type=?)" : "(patient=? AND type=? AND id>?)"
+                #expect(plan == ["SEARCH fhir_resource USING PRIMARY KEY \(range)"], "\(plan)")
             }
-            let range = afterID == nil ? "(patient=? AND type=?)" : "(patient=? AND type=? AND id>?)"
-            #expect(plan == ["SEARCH fhir_resource USING PRIMARY KEY \(range)"], "\(plan)")
         }
     }
 }
