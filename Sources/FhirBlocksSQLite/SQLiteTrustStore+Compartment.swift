@@ -44,7 +44,7 @@ extension SQLiteTrustStore {
     /// SQLite C API on the statement GRDB steps: no record, `Row` value or `Data` per resource),
     /// and the id of the last row kept for the next page's cursor.
     public func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?,
-                              limit: Int) async throws(TrustStoreError) -> ResourceLines {
+                              limit: Int, maximumBytes: Int) async throws(TrustStoreError) -> ResourceLines {
         guard limit > 0 else { return ResourceLines() }
         // Only the columns a line needs: the id (the next page's cursor) and the JSON.
         let page = TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, afterID: afterID, limit: limit, dialect: .sqlite,
@@ -70,6 +70,8 @@ extension SQLiteTrustStore {
                 let idCount = Int(sqlite3_column_bytes(sqlite, 0))
                 lastID.removeAll(keepingCapacity: true)
                 if let id, idCount > 0 { lastID.append(contentsOf: UnsafeBufferPointer(start: id, count: idCount)) }
+                // Bounded whatever the resources' sizes: the page ends at `maximumBytes`.
+                if lines.bytes.count >= maximumBytes { break }
             }
             if !lines.ends.isEmpty { lines.lastID = String(decoding: lastID, as: UTF8.self) }
             return lines

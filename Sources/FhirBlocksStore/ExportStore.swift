@@ -38,7 +38,7 @@ public protocol ExportStore: Sendable {
     /// store's chunks are on disk: their rows hold no bytes).
     func exportChunk(id: String, type: String, sequence: Int) async throws(TrustStoreError) -> [UInt8]?
     /// Sends the job's file `output` (as ``exportOutputs(id:)`` listed it) to `send`, one piece
-    /// (a chunk, or at most a few hundred kilobytes read from disk) at a time, in order; throws
+    /// (a chunk of about 1 MiB, or at most a few hundred kilobytes read from disk) at a time, in order; throws
     /// ``ExportFileMissing`` when a piece is gone (the job was deleted meanwhile), or what
     /// `send` throws. The default sends the database's chunks (``sendExportChunks(id:output:to:)``).
     /// - Parameters:

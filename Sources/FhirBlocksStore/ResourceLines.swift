@@ -1,7 +1,7 @@
 import FhirBlocks
 
 /// One page of one type of a compartment as NDJSON-to-be
-/// (``ResourceStore/resourceLines(patient:type:since:afterID:limit:)``): each resource's JSON as
+/// (``ResourceStore/resourceLines(patient:type:since:afterID:limit:maximumBytes:)``): each resource's JSON as
 /// stored, followed by a line feed, one after another in ``bytes``, in the page's order (id byte
 /// order). A JSON that itself holds a line feed is still one entry: ``ends`` says where each ends.
 public struct ResourceLines: Sendable, Hashable {
@@ -15,6 +15,17 @@ public struct ResourceLines: Sendable, Hashable {
 
     /// An empty page.
     public init() {}
+
+    /// The most records the default ``ResourceStore/resourceLines(patient:type:since:afterID:limit:maximumBytes:)``
+    /// holds at once (it reads a page of more in several reads).
+    public static let recordsPerRead = 1_000
+
+    /// Whether a page read with `limit` and `maximumBytes` may have more after it: it holds
+    /// `limit` resources, or it ended early at `maximumBytes` (a page that ends exactly there
+    /// by chance costs one more, empty, read).
+    public func mayHaveMore(limit: Int, maximumBytes: Int) -> Bool {
+        count > 0 && (count >= limit || bytes.count >= maximumBytes)
+    }
 
     /// How many resources the page holds.
     public var count: Int { ends.count }
@@ -38,15 +49,24 @@ public struct ResourceLines: Sendable, Hashable {
 }
 
 extension ResourceStore {
-    /// ``ResourceStore/resources(patient:type:since:afterID:limit:)``, its records' JSON gathered into lines.
+    /// ``ResourceStore/resources(patient:type:since:afterID:limit:)``, its records' JSON gathered
+    /// into lines, read ``ResourceLines/recordsPerRead`` records at a time until the page holds
+    /// `limit` resources or `maximumBytes` bytes.
     public func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?,
-                              limit: Int) async throws(TrustStoreError) -> ResourceLines {
-        let records = try await resources(patient: patient, type: type, since: since, afterID: afterID, limit: limit)
+                              limit: Int, maximumBytes: Int) async throws(TrustStoreError) -> ResourceLines {
         var lines = ResourceLines()
-        lines.bytes.reserveCapacity(records.reduce(0) { $0 + $1.json.count + 1 })
-        lines.ends.reserveCapacity(records.count)
-        for record in records { lines.append(record.json) }
-        lines.lastID = records.last?.id
+        var after = afterID
+        while lines.count < limit, lines.count == 0 || lines.bytes.count < maximumBytes {
+            let wanted = min(limit - lines.count, ResourceLines.recordsPerRead)
+            let records = try await resources(patient: patient, type: type, since: since, afterID: after, limit: wanted)
+            for record in records {
+                lines.append(record.json)
+                lines.lastID = record.id
+                if lines.bytes.count >= maximumBytes { return lines }
+            }
+            guard records.count == wanted, let last = records.last else { break }
+            after = last.id
+        }
         return lines
     }
 }

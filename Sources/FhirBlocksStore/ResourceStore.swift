@@ -28,9 +28,14 @@ public protocol ResourceStore: Sendable {
     func resources(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?, limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord]
     /// The same page as ``resources(patient:type:since:afterID:limit:)``, as the resources' JSON
     /// one after another, each followed by a line feed, in one buffer (``ResourceLines``): what a
-    /// Bulk Data export appends to its file, read without a record per resource. The default
-    /// implementation builds it from ``resources(patient:type:since:afterID:limit:)``.
-    func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?, limit: Int) async throws(TrustStoreError) -> ResourceLines
+    /// Bulk Data export appends to its file, read without a record per resource. The page ends
+    /// early, after the resource that brings its bytes to `maximumBytes` or more (at least one
+    /// resource), so what it holds is bounded whatever the resources' sizes: a caller reads on
+    /// while a page holds `limit` resources or `maximumBytes` bytes. The default implementation
+    /// builds it from ``resources(patient:type:since:afterID:limit:)``, at most
+    /// ``ResourceLines/recordsPerRead`` records a read.
+    func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?, limit: Int,
+                       maximumBytes: Int) async throws(TrustStoreError) -> ResourceLines
     /// The last recorded writer of each resource of `type` in `patient`'s compartment, by id
     /// (``FHIRResourceWrite/writer``), with the version it wrote: a caller compares it with the
     /// version it read (a later version stored without a writer, or written since, is not that

@@ -69,14 +69,56 @@ import Testing
         ]
         for page in cases {
             let records = try await store.resources(patient: patient, type: page.type, since: page.since, afterID: page.afterID, limit: page.limit)
-            let lines = try await store.resourceLines(patient: patient, type: page.type, since: page.since, afterID: page.afterID, limit: page.limit)
+            let lines = try await store.resourceLines(patient: patient, type: page.type, since: page.since, afterID: page.afterID, limit: page.limit,
+                                                      maximumBytes: .max)
             #expect(lines.bytes == records.flatMap { $0.json + [UInt8(ascii: "\n")] }, "\(page)")
             #expect(lines.count == records.count, "\(page)")
             #expect((0..<lines.count).map { Array(lines.bytes[lines.range($0)]) } == records.map(\.json), "\(page)")
             #expect(lines.ends.allSatisfy { lines.bytes[$0] == UInt8(ascii: "\n") }, "\(page)")
             #expect(lines.lastID == records.last?.id, "\(page)")
         }
-        #expect(try await store.resourceLines(patient: patient, type: "Immunization", since: nil, afterID: nil, limit: 10).count == 1)
+        #expect(try await store.resourceLines(patient: patient, type: "Immunization", since: nil, afterID: nil, limit: 10, maximumBytes: .max).count == 1)
+        try await checkByteBound(store, patient: patient)
+    }
+
+    /// `resourceLines` ends a page after the resource that brings it to `maximumBytes` (never
+    /// before the first), whatever the resources' sizes; paging on while `mayHaveMore` says so
+    /// reads every resource once, in order, as one unbounded read does.
+    static func checkByteBound(_ store: any TrustStore, patient: CsiGuid) async throws {
+        var change = TrustChange()
+        // Small resources first, then large ones (a page sized by the small ones must not hold
+        // as many large ones), then small again.
+        let sizes = (0..<30).map { $0 < 10 || $0 >= 25 ? 40 : 3_000 + 97 * $0 }
+        for (index, size) in sizes.enumerated() {
+            let id = "bound-\(String(index + 100))"
+            let json = Array("{\"resourceType\":\"MedicationRequest\",\"id\":\"\(id)\",\"note\":\"\(String(repeating: "y", count: size))\"}".utf8)
+            change.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(type: "MedicationRequest", id: id, patient: patient, versionID: 1,
+                                                                                  lastUpdated: Fixtures.t0, json: json)))
+        }
+        try await store.commit(change)
+        let all = try await store.resources(patient: patient, type: "MedicationRequest", since: nil, afterID: nil, limit: 100)
+        #expect(all.count == sizes.count)
+        for maximumBytes in [1, 500, 4_000, 10_000, 1 << 20] {
+            var read: [[UInt8]] = []
+            var after: String?
+            var pages = 0
+            while true {
+                let lines = try await store.resourceLines(patient: patient, type: "MedicationRequest", since: nil, afterID: after, limit: 12,
+                                                          maximumBytes: maximumBytes)
+                pages += 1
+                #expect(lines.count <= 12)
+                if lines.count > 1 {
+                    // Below the bound before its last resource, so it ended at the first chance.
+                    #expect(lines.ends[lines.count - 2] + 1 < maximumBytes, "\(maximumBytes)")
+                }
+                read += (0..<lines.count).map { Array(lines.bytes[lines.range($0)]) }
+                guard lines.mayHaveMore(limit: 12, maximumBytes: maximumBytes), let last = lines.lastID else { break }
+                after = last
+                try #require(pages <= sizes.count + 1)
+            }
+            #expect(read == all.map(\.json), "\(maximumBytes)")
+            if maximumBytes == 1 { #expect(pages >= sizes.count) }
+        }
     }
 
     @Test func sqlite() async throws {

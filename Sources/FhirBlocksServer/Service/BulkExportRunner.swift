@@ -35,21 +35,15 @@ final class BulkExportRunner: TrustEndpoints {
     /// less (with 256 KiB chunks, a job waited about twice as long for its chunks to be stored
     /// as for its pages to be read).
     static let chunkSize = 1 << 20
-    /// The resources one store read asks for (of one type, the first read; see ``pageLimit(after:)``).
+    /// The resources one store read asks for (of one type, the first read: the job starts
+    /// checking sooner).
     static let batchSize = 1_000
-    /// The most resources one read of one type asks for.
+    /// The most resources a later read of one type asks for (each read costs about as much as a
+    /// few hundred lines, so small lines are read many at a time).
     static let maximumBatchSize = 10_000
-    /// About how many bytes of JSON one read of one type asks for.
+    /// The bytes of lines at which a read of one type ends (after the resource that reaches
+    /// them), whatever the resources' sizes: two pages held at once stay a few megabytes.
     static let pageBytes = 2 << 20
-
-    /// How many resources to ask for in the read after `lines`: about ``pageBytes`` of lines as
-    /// long as the ones before, from ``batchSize`` to ``maximumBatchSize`` (each read costs
-    /// about as much as a few hundred lines, so small lines are read more at a time, and two
-    /// pages held at once stay a few megabytes).
-    static func pageLimit(after lines: ResourceLines) -> Int {
-        guard lines.count > 0 else { return batchSize }
-        return min(maximumBatchSize, max(batchSize, pageBytes / max(1, lines.bytes.count / lines.count)))
-    }
     /// How long a lease lasts without renewal, in seconds.
     static let leaseSeconds: Int64 = 120
 
@@ -178,7 +172,10 @@ final class BulkExportRunner: TrustEndpoints {
                     // followed by its line feed; a line kept is appended to the chunk at once. Each
                     // page is read while the one before it is sorted and its chunks stored.
                     func linesPage(after: String?, limit: Int) -> Task<ResourceLines, any Error> {
-                        Task { try await store.resourceLines(patient: patient, type: type, since: since, afterID: after, limit: limit) }
+                        Task {
+                            try await store.resourceLines(patient: patient, type: type, since: since, afterID: after, limit: limit,
+                                                          maximumBytes: Self.pageBytes)
+                        }
                     }
                     var limit = Self.batchSize
                     var next = linesPage(after: nil, limit: limit)
@@ -187,9 +184,9 @@ final class BulkExportRunner: TrustEndpoints {
                     var kept = 0
                     while true {
                         let lines = try await next.value
-                        let more = lines.count >= limit
+                        let more = lines.mayHaveMore(limit: limit, maximumBytes: Self.pageBytes)
                         if more, let last = lines.lastID {
-                            limit = Self.pageLimit(after: lines)
+                            limit = Self.maximumBatchSize
                             next = linesPage(after: last, limit: limit)
                         }
                         for index in 0..<lines.count {

@@ -68,20 +68,6 @@ import Testing
         #expect(plain.drain() == terminated.drain())
     }
 
-    /// How many resources of one type the export reads at a time: about `pageBytes` of lines as
-    /// long as the last page's, within its bounds.
-    @Test func pagesHoldAboutPageBytes() {
-        func page(_ count: Int, lineLength: Int) -> ResourceLines {
-            var lines = ResourceLines()
-            for _ in 0..<count { lines.append([UInt8](repeating: UInt8(ascii: "x"), count: lineLength - 1)) }
-            return lines
-        }
-        #expect(BulkExportRunner.pageLimit(after: ResourceLines()) == BulkExportRunner.batchSize)
-        #expect(BulkExportRunner.pageLimit(after: page(1_000, lineLength: 512)) == BulkExportRunner.pageBytes / 512)
-        #expect(BulkExportRunner.pageLimit(after: page(1_000, lineLength: 20)) == BulkExportRunner.maximumBatchSize)
-        #expect(BulkExportRunner.pageLimit(after: page(10, lineLength: 64 << 10)) == BulkExportRunner.batchSize)
-    }
-
     /// The chunks of interleaved types: each type's chunks numbered from 0, holding its lines in
     /// the order appended, each full one at least `chunkSize` bytes, the partly filled ones drained.
     @Test func fileChunksKeepEachTypesLinesInOrder() {
