@@ -65,7 +65,7 @@ struct ExportElement: Sendable {
         let bytes = attributeBytes[Int(span.valueStart)..<Int(span.valueEnd)]
         if bytes.elementsEqual(value.utf8) { return true }
         // Canonically equivalent text in other bytes (a combining sequence, a singleton like U+212A for K) is equal too.
-        return bytes.contains { $0 >= 0x80 } && String(decoding: bytes, as: UTF8.self) == value
+        return (bytes.contains { $0 >= 0x80 } || value.utf8.contains { $0 >= 0x80 }) && String(decoding: bytes, as: UTF8.self) == value
     }
 
     /// The span of the attribute named `attribute`.

@@ -98,9 +98,14 @@ import TestSupport
         /// Stores resources in the wallet's compartment.
         func put(_ resources: [JSONValue]) async throws {
             let httpClient = HTTPExchange.makeClient(trusting: [certificates.authority], followingRedirects: false)
-            let client = FhirBlocksClient(baseURL: try ServerBaseURL(server.url), httpClient: httpClient)
-            let wallet = WalletClient(client: client, identity: try CsiIdentity.load(from: identity))
-            for resource in resources { _ = try await wallet.store(resource) }
+            do {
+                let client = FhirBlocksClient(baseURL: try ServerBaseURL(server.url), httpClient: httpClient)
+                let wallet = WalletClient(client: client, identity: try CsiIdentity.load(from: identity))
+                for resource in resources { _ = try await wallet.store(resource) }
+            } catch {
+                try? await httpClient.shutdown()
+                throw error
+            }
             try await httpClient.shutdown()
         }
 
