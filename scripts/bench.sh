@@ -83,6 +83,8 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# health_link_flags, the release `health`'s link as scripts/install.sh makes it.
+. "$root/scripts/script-support.sh"
 cd "$root"
 
 mode="run"
@@ -107,7 +109,7 @@ binary_size() {
     else
         # Linked as scripts/install.sh links it (its health_link_flags: identical code folding), so
         # the figure is the shipped binary's; only the link differs from the other suites' build.
-        swift build --package-path Benchmarks -c release --product health -Xlinker --icf=safe >&2
+        swift build --package-path Benchmarks -c release --product health "${health_link_flags[@]}" >&2
         health="$(swift build --package-path Benchmarks -c release --show-bin-path)/health"
     fi
     stripped=$(mktemp)

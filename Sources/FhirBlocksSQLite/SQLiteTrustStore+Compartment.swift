@@ -48,7 +48,7 @@ extension SQLiteTrustStore {
         guard limit > 0 else { return ResourceLines() }
         // Only the columns a line needs: the id (the next page's cursor) and the JSON.
         let page = TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, afterID: afterID, limit: limit, dialect: .sqlite,
-                                     columns: "id, json")
+                                     linesOnly: true)
         return try await read { db in
             var lines = ResourceLines()
             lines.bytes.reserveCapacity(min(limit, 4_096) * 768)

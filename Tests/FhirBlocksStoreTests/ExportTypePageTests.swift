@@ -139,9 +139,9 @@ import Testing
         let since = Fixtures.t0
         for (afterID, sinceTime) in [(nil, nil), ("r1", nil), (nil, since), ("r1", since)] as [(String?, Timestamp?)] {
             // The records' page and the lines' (id and JSON only) alike.
-            for columns in [TrustSQL.resourceColumns, "id, json"] {
+            for linesOnly in [false, true] {
                 let page = TrustSQL.typePage(patient: "p", type: "Observation", since: sinceTime, afterID: afterID, limit: 1_000, dialect: .sqlite,
-                                             columns: columns)
+                                             linesOnly: linesOnly)
                 let plan = try await queue.read { db in
                     try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + page.sql, arguments: SQLiteTrustStore.arguments(page.arguments))
                         .map { row -> String in row["detail"] }

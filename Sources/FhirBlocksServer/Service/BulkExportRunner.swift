@@ -257,7 +257,7 @@ final class BulkExportRunner: TrustEndpoints {
     /// object on one line, that the patient's grants let the job read (``ExportVisibility``,
     /// the read path's filter), that passes the kick-off's `_typeFilter` queries of its type.
     static func exports(_ json: UnsafeRawBufferPointer, type: String, visibility: inout ExportVisibility, parameters: BulkExportParameters) -> Bool {
-        guard ExportVisibility.isDelimitedObject(json), !ExportVisibility.containsLineFeed(json), visibility.visible(json, type: type) else { return false }
+        guard FHIRController.isDelimitedObject(json), !ExportVisibility.containsLineFeed(json), visibility.visible(json, type: type) else { return false }
         guard !parameters.typeFilters.isEmpty, parameters.typeFilters[type] != nil else { return true }
         return (try? JSONParser.parse(Array(json))).map { parameters.passesTypeFilter($0, type: type) } == true
     }
@@ -467,16 +467,5 @@ struct ExportVisibility {
     static func containsLineFeed(_ raw: UnsafeRawBufferPointer) -> Bool {
         guard let base = raw.baseAddress, !raw.isEmpty else { return false }
         return memchr(base, Int32(UInt8(ascii: "\n")), raw.count) != nil
-    }
-
-    /// `FHIRController.isDelimitedObject(_:)` of bytes in memory: after leading and before
-    /// trailing JSON whitespace, `{` first and `}` last (two bytes at least).
-    static func isDelimitedObject(_ raw: UnsafeRawBufferPointer) -> Bool {
-        func isWhitespace(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
-        }
-        guard let first = raw.firstIndex(where: { !isWhitespace($0) }), let last = raw.lastIndex(where: { !isWhitespace($0) }),
-              first < last else { return false }
-        return raw[first] == UInt8(ascii: "{") && raw[last] == UInt8(ascii: "}")
     }
 }

@@ -253,12 +253,12 @@ public enum TrustSQL {
     /// `afterID` in byte order (from the first when nil), updated at or after `since` when given,
     /// in id byte order: one page of a Bulk Data export of one type. The range of the same index
     /// as ``compartmentPage(patient:after:limit:dialect:)`` within one type (`_since` is checked
-    /// on each row of it, not used to find them). `columns` are those selected
-    /// (``resourceColumns`` unless given: a page of lines selects `id, json`).
+    /// on each row of it, not used to find them). It selects ``resourceColumns``, or only `id, json`
+    /// when `linesOnly` (a page of NDJSON lines needs no more).
     public static func typePage(patient: String, type: String, since: Timestamp?, afterID: String?, limit: Int, dialect: SQLDialect,
-                                columns: String = resourceColumns) -> SQLStatement {
+                                linesOnly: Bool = false) -> SQLStatement {
         let (typeColumn, id) = dialect == .postgres ? (#"type COLLATE "C""#, #"id COLLATE "C""#) : ("type", "id")
-        var sql = "SELECT \(columns) FROM fhir_resource WHERE patient = ? AND \(typeColumn) = ?"
+        var sql = "SELECT \(linesOnly ? "id, json" : resourceColumns) FROM fhir_resource WHERE patient = ? AND \(typeColumn) = ?"
         var arguments: [SQLValue] = [.text(patient), .text(type)]
         if let afterID {
             sql += " AND \(id) > ?"

@@ -71,8 +71,7 @@ extension HKHealthStore {
             // cursor for each key cost more than the lookup in the index itself.
             let statement = try db.cachedStatement(sql: sql)
             let sqlite = statement.sqliteStatement
-            // SQLite copies what is bound with this destructor (`SQLITE_TRANSIENT`).
-            let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+            let transient = SampleRowStatement.transient
             func check(_ code: Int32, _ expected: Int32 = SQLITE_OK) throws {
                 guard code == expected else { throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: sql) }
             }

@@ -19,7 +19,7 @@ struct SampleRowStatement {
         """
     private static let parameterCount = 14
     /// SQLite copies blobs and text bound with this destructor (`SQLITE_TRANSIENT`).
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     private let statement: Statement
 

@@ -247,7 +247,7 @@ extension FHIRController {
 
     /// Whether `json`, without surrounding JSON whitespace, starts with `{` and ends with `}`:
     /// what every JSON object is (not a check that it is one).
-    static func isDelimitedObject(_ json: [UInt8]) -> Bool {
+    static func isDelimitedObject<Bytes: BidirectionalCollection<UInt8>>(_ json: Bytes) -> Bool {
         func isWhitespace(_ byte: UInt8) -> Bool {
             byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
         }
