@@ -167,15 +167,17 @@ extension AppleHealthExportGenerator {
         var angle = Double(noise(day.index, 44) % 628) / 100
         var elevation = 408.0
         for index in 0..<workout.points {
-            let speed = workout.speed * (0.92 + 0.16 * sin(Double(index) / 97))
+            // GPS jitter: speed, course, position, elevation and accuracies vary from point to point.
+            let jitter = noise(day.index, 45, index)
+            let speed = workout.speed * (0.92 + 0.16 * sin(Double(index) / 97)) + Double(jitter % 40_000) / 1e6
             angle += speed / radius
             let north = radius * sin(angle) * (1 + 0.15 * sin(angle * 3))
             let east = radius * cos(angle)
-            let latitude = centerLatitude + north / 111_320
-            let longitude = centerLongitude + east / 75_000
-            elevation += sin(Double(index) / 151) * 0.08
-            let course = (450 - angle * 180 / .pi).truncatingRemainder(dividingBy: 360)
-            let horizontal = 2_000 + (index / 60 % 7) * 350
+            let latitude = centerLatitude + north / 111_320 + Double(jitter / 40_000 % 30) / 1e7
+            let longitude = centerLongitude + east / 75_000 + Double(jitter / 1_200_000 % 30) / 1e7
+            elevation += sin(Double(index) / 151) * 0.08 + Double(jitter / 36_000_000 % 2_000 - 1_000) / 1e5
+            let course = (450 - angle * 180 / .pi + Double(jitter / 72_000_000_000 % 1_000) / 1_000).truncatingRemainder(dividingBy: 360)
+            let horizontal = 1_800 + (index / 60 % 7) * 350 + jitter / 72_000_000_000_000 % 400
             try out.write("   <trkpt lon=\"\(fixed(Int((longitude * 1e6).rounded()), 6))\" lat=\"\(fixed(Int((latitude * 1e6).rounded()), 6))\">"
                 + "<ele>\(fixed(Int((elevation * 1e6).rounded()), 6))</ele><time>\(isoDate(workout.start + index))</time>"
                 + "<extensions><speed>\(fixed(Int((speed * 1e6).rounded()), 6))</speed><course>\(fixed(Int((course * 1e6).rounded()), 6))</course>"
@@ -396,7 +398,7 @@ struct PersonDay {
                                end: start + 300))
             }
         case .activeEnergy:
-            for minute in 390..<1_350 where noise(31, minute) % 100 < 80 {
+            for minute in 390..<1_350 where noise(31, minute) % 100 < 88 {
                 let start = midnight + minute * 60
                 guard !inWorkout(start) else { continue }
                 try add(record(kind, unit: "kcal", value: Generator.fixed(40 + noise(32, minute) % 1_900, 3), source: watch, start: start,
@@ -510,7 +512,7 @@ struct PersonDay {
             beat += 1
         }
         list += "  </HeartRateVariabilityMetadataList>\n"
-        let value = Generator.fixed(22_000 + noise(72, slot) % 50_000, 4)
+        let value = Generator.fixed(220_000 + noise(72, slot) % 500_000, 4)
         return record(.heartRateVariability, unit: "ms", value: value, source: watch, start: start, end: start + 60, children: list)
     }
 
@@ -552,8 +554,8 @@ struct PersonDay {
         let meters = Int(Double(workout.points) * workout.speed)
         let interval = "startDate=\"\(date(workout.start))\" endDate=\"\(date(end))\""
         let distanceType = workout.kind == 2 ? "HKQuantityTypeIdentifierDistanceCycling" : "HKQuantityTypeIdentifierDistanceWalkingRunning"
-        text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" \(interval) sum=\"\(Generator.fixed(workout.points * 180 / 10, 3))\" unit=\"kcal\"/>\n"
-        text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierBasalEnergyBurned\" \(interval) sum=\"\(Generator.fixed(workout.points * 11 / 3, 3))\" unit=\"kcal\"/>\n"
+        text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" \(interval) sum=\"\(Generator.fixed(workout.points * 200, 3))\" unit=\"kcal\"/>\n"
+        text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierBasalEnergyBurned\" \(interval) sum=\"\(Generator.fixed(workout.points * 22, 3))\" unit=\"kcal\"/>\n"
         text += "  <WorkoutStatistics type=\"\(distanceType)\" \(interval) sum=\"\(Generator.fixed(meters * 100, 5))\" unit=\"km\"/>\n"
         text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" \(interval) average=\"\(132 + noise(175) % 20)\" minimum=\"\(96 + noise(176) % 10)\" "
         text += "maximum=\"\(160 + noise(177) % 20)\" unit=\"count/min\"/>\n"
