@@ -396,7 +396,8 @@ extension HealthDatabase {
                 """, arguments: [workout.databaseBlob, SampleKind.workout.rawValue]) else {
                 throw HKError(.errorInvalidArgument, "the workout is not saved in this store")
             }
-            guard let sampleRow = try Row.fetchOne(db, sql: "SELECT id, type FROM sample WHERE uuid = ? AND parent_id IS NULL",
+            let typeColumn = SampleTypeCode.identifier(of: "sample.type")
+            guard let sampleRow = try Row.fetchOne(db, sql: "SELECT id, \(typeColumn) FROM sample WHERE uuid = ? AND parent_id IS NULL",
                                                    arguments: [sample.databaseBlob]) else {
                 throw HKError(.errorInvalidArgument, "the effort sample is not saved in this store")
             }
@@ -434,7 +435,7 @@ extension HealthDatabase {
         try await readAsync { db in
             let through = try Self.sequence(db)
             let rows = try Row.fetchAll(db, sql: """
-                SELECT e.anchor, w.uuid, s.uuid, s.type, e.activity_uuid FROM workout_effort e
+                SELECT e.anchor, w.uuid, s.uuid, \(SampleTypeCode.identifier(of: "s.type")), e.activity_uuid FROM workout_effort e
                 JOIN sample w ON w.id = e.workout_id JOIN sample s ON s.id = e.sample_id
                 WHERE e.anchor > ? AND e.anchor <= ? ORDER BY e.anchor
                 """, arguments: [after, through])

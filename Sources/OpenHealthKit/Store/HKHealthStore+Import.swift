@@ -65,7 +65,7 @@ extension HKHealthStore {
         let cipher = database.cipher
         let hashes = keys.map { cipher.indexHash("sync", $0.sourceBundleIdentifier, $0.syncIdentifier) }
         let types = keys.map(\.typeIdentifier)
-        let sql = "SELECT max(sync_version) FROM sample WHERE sync_id = ? AND type = ? AND parent_id IS NULL"
+        let sql = "SELECT max(sync_version) FROM sample WHERE sync_id = ? AND type = \(SampleTypeCode.parameter) AND parent_id IS NULL"
         return try await database.readAsync { db in
             // Bound, stepped and read through SQLite's C API on GRDB's cached statement: GRDB's arguments and
             // cursor for each key cost more than the lookup in the index itself.

@@ -21,17 +21,13 @@ extension HKHealthStore {
 }
 
 extension HealthDatabase {
-    /// The distinct `type`s of the sample table, each found with one seek of the
-    /// `sample_type_start` index (a skip scan), not by reading every row.
+    /// The distinct types of the sample table: each of `sample_type`'s codes (one per type ever
+    /// stored, a few hundred at most) that still has a row, found with one seek of the
+    /// `sample_type_start` index, not by reading every row.
     func storedSampleTypes() async throws -> Set<String> {
         try await readAsync { db in
             Set(try String.fetchAll(db, sql: """
-                WITH RECURSIVE stored(type) AS (
-                    SELECT min(type) FROM sample
-                    UNION ALL
-                    SELECT (SELECT min(s.type) FROM sample s WHERE s.type > stored.type) FROM stored WHERE stored.type IS NOT NULL
-                )
-                SELECT type FROM stored WHERE type IS NOT NULL
+                SELECT t.identifier FROM sample_type t WHERE EXISTS (SELECT 1 FROM sample s WHERE s.type = t.id)
                 """))
         }
     }

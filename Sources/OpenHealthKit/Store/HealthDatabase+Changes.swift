@@ -32,7 +32,7 @@ extension HealthDatabase {
             var arguments = StatementArguments([anchor, through] + ownArguments)
             arguments += StatementArguments([anchor, through] + ownArguments)
             for row in try Row.fetchAll(db, sql: """
-                SELECT DISTINCT s.type, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id
+                SELECT DISTINCT \(SampleTypeCode.identifier(of: "s.type")), src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id
                 WHERE s.anchor IN (SELECT anchor FROM sample WHERE anchor > ? AND anchor <= ?\(exclusion))
                 UNION
                 SELECT DISTINCT d.type, src.bundle_identifier FROM deleted_object d JOIN source src ON src.id = d.source_id

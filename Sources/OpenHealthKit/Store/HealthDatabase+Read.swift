@@ -66,7 +66,7 @@ struct SampleFetch {
 
 extension HealthDatabase {
     static let sampleColumns = """
-        s.id, s.uuid, s.type, s.kind, s.start, s."end", s.activity_type, s.anchor, s.sealed,
+        s.id, s.uuid, \(SampleTypeCode.identifier(of: "s.type")), s.kind, s.start, s."end", s.activity_type, s.anchor, s.sealed,
         src.bundle_identifier, src.name, src.version, src.product_type, src.os_version
         """
     /// The number of columns in `sampleColumns`; predicate leaf columns follow them.
@@ -145,7 +145,7 @@ extension HealthDatabase {
         var columns = Self.sampleColumns
         for column in fetch.predicate.leafColumns { columns += ", \(column)" }
         for type in fetch.types { arguments += [type] }
-        var sql = "SELECT \(columns) FROM sample s JOIN source src ON src.id = s.source_id WHERE s.type IN (\(SQLPredicate.placeholders(fetch.types.count)))"
+        var sql = "SELECT \(columns) FROM sample s JOIN source src ON src.id = s.source_id WHERE s.type IN \(SampleTypeCode.parameters(fetch.types.count))"
         sql += " AND " + fetch.predicate.filter
         arguments += fetch.predicate.arguments
         sql += " AND " + fetch.scope.sql(column: "s.source_id", arguments: &arguments)
@@ -277,7 +277,7 @@ extension HealthDatabase {
         let sql = """
             SELECT s.start, s."end", s.uuid, s.block_id, s.block_index, s.source_id,
                    CASE WHEN s.block_id IS NULL THEN s.sealed END
-            FROM sample s WHERE s.type = ? AND s.kind = 1 AND \(filter) ORDER BY s.start
+            FROM sample s WHERE s.type = \(SampleTypeCode.parameter) AND s.kind = 1 AND \(filter) ORDER BY s.start
             """
         // Gather inside the transaction, decrypt after it (on every core). Columns are read
         // with the SQLite C API on the statement GRDB steps: no `Data` or `Row` value per column.
@@ -385,7 +385,7 @@ extension HealthDatabase {
             for type in types { arguments += [type] }
             var sql = """
                 SELECT src.bundle_identifier, src.name FROM source src WHERE src.id IN (
-                  SELECT DISTINCT s.source_id FROM sample s WHERE s.type IN (\(SQLPredicate.placeholders(types.count))) AND \(predicate.filter)
+                  SELECT DISTINCT s.source_id FROM sample s WHERE s.type IN \(SampleTypeCode.parameters(types.count)) AND \(predicate.filter)
                 """
             arguments += predicate.arguments
             sql += " AND " + scope.sql(column: "s.source_id", arguments: &arguments) + ") ORDER BY src.id"
@@ -403,7 +403,9 @@ extension HealthDatabase {
         try read { db in
             var counts: [String: Int] = [:]
             // A quantity series' member rows are its quantities, not samples of their own.
-            for row in try Row.fetchAll(db, sql: "SELECT s.type, count(*) FROM sample s WHERE \(Self.seriesFilter(asQuantities: false)) GROUP BY s.type") {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT \(SampleTypeCode.identifier(of: "s.type")), count(*) FROM sample s WHERE \(Self.seriesFilter(asQuantities: false)) GROUP BY s.type
+                """) {
                 counts[row[0]] = row[1]
             }
             return counts

@@ -48,7 +48,8 @@ extension HealthDatabase {
             """, arguments: [rowID, rowID])
         let copy = try db.cachedStatement(sql: """
             INSERT INTO recently_deleted (parent_id, uuid, type, kind, start, "end", activity_type, source_id, deleted_at, links, sealed)
-            SELECT ?, uuid, type, kind, start, "end", activity_type, source_id, ?, ?, sealed FROM sample WHERE id = ?
+            SELECT ?, uuid, \(SampleTypeCode.identifier(of: "sample.type")), kind, start, "end", activity_type, source_id, ?, ?, sealed
+            FROM sample WHERE id = ?
             """)
         try copy.execute(arguments: [parent, deletedAt, links.isEmpty ? nil : Data(links.joined()), rowID])
         guard db.changesCount == 1 else { return }

@@ -12,7 +12,8 @@ extension HealthDatabase {
         guard !additions.isEmpty else { return 0 }
         return try await writeAsync { db in
             let lookup = try db.cachedStatement(sql: """
-                SELECT s.id, s.type, s.start, s."end", s.sealed, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id
+                SELECT s.id, \(SampleTypeCode.identifier(of: "s.type")), s.start, s."end", s.sealed, src.bundle_identifier
+                FROM sample s JOIN source src ON src.id = s.source_id
                 WHERE s.uuid = ? AND s.kind = ? AND s.parent_id IS NULL
                 """)
             let update = try db.cachedStatement(sql: "UPDATE sample SET sealed = ?, sync_version = ? WHERE id = ?")

@@ -44,7 +44,8 @@ extension HealthDatabase {
             let firstGrain = firstPage * Int64(RollupPage.grainsPerPage)
             let lastGrain = (lastPage + 1) * Int64(RollupPage.grainsPerPage) - 1
             for row in try Row.fetchAll(db, sql: """
-                SELECT start, "end" FROM sample WHERE type = ? AND kind = 1 AND \(RollupPage.longCondition) AND start <= ? AND "end" >= ?
+                SELECT start, "end" FROM sample
+                WHERE type = \(SampleTypeCode.parameter) AND kind = 1 AND \(RollupPage.longCondition) AND start <= ? AND "end" >= ?
                 """, arguments: [type.identifier, high, low]) {
                 let start = max(row[0] as Double, Double(firstGrain) * grainSeconds)
                 let end = min(row[1] as Double, Double(lastGrain + 1) * grainSeconds)

@@ -82,7 +82,7 @@ extension HealthDatabase {
     func rebuildRollups(_ db: Database, type: String) throws {
         try db.execute(sql: "DELETE FROM rollup_page WHERE type = ?", arguments: [type])
         guard let range = try Row.fetchOne(db, sql: """
-            SELECT min(start), max("end") FROM sample WHERE type = ? AND kind = 1 AND NOT \(RollupPage.longCondition)
+            SELECT min(start), max("end") FROM sample WHERE type = \(SampleTypeCode.parameter) AND kind = 1 AND NOT \(RollupPage.longCondition)
             """, arguments: [type]), let first = range[0] as Double?, let last = range[1] as Double? else {
             return
         }
@@ -95,7 +95,9 @@ extension HealthDatabase {
     func rebuildRollupsIfPending() throws {
         try write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM store_info WHERE key = 'rollups_pending'") == true else { return }
-            for type in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM sample WHERE kind = 1 ORDER BY type") {
+            for type in try String.fetchAll(db, sql: """
+                SELECT identifier FROM sample_type t WHERE EXISTS (SELECT 1 FROM sample s WHERE s.type = t.id AND s.kind = 1) ORDER BY identifier
+                """) {
                 try rebuildRollups(db, type: type)
             }
             try db.execute(sql: "DELETE FROM store_info WHERE key = 'rollups_pending'")

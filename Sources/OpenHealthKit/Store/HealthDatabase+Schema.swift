@@ -4,7 +4,7 @@ extension HealthDatabase {
     /// The schema, as migrations from the first version on. Never edit a shipped migration:
     /// add a new one.
     ///
-    /// In the clear: type identifiers, start and end times, UUIDs, sources, correlation and
+    /// In the clear: types (identifiers; `sample` holds codes since v20), start and end times, UUIDs, sources, correlation and
     /// workout links, workout activity types, and the change sequence. Sealed (`sealed`
     /// columns): values, metadata, devices, workout totals, characteristics. Sync identifiers
     /// and metadata are findable only through keyed HMACs (`sync_id`, `metadata_index`).
@@ -58,6 +58,29 @@ extension HealthDatabase {
     /// (``SamplePayload``), so equal devices share one row; rows saved before keep their embedded
     /// device and are read as they are (not rewritten). Health records keep theirs embedded (their
     /// content version hashes the record). Device rows are not deleted with samples.
+    ///
+    /// v20-type-codes stores a sample's type as a small integer code (``SampleTypeCode``):
+    /// `sample_type` maps each code to its type identifier, and `sample` is rebuilt (SQLite's
+    /// table-rebuild procedure, foreign keys off and checked before the commit) with `type
+    /// INTEGER NOT NULL` holding the code, every row keeping its id, anchor and other columns,
+    /// and every index recreated. Codes are assigned on a type's first save and never reused; a
+    /// type identifier still authenticates each sealed record, value block and rollup page, so
+    /// nothing is re-sealed. The other tables keep their identifier text. The old table's pages
+    /// are free pages after the rebuild, so a store that had samples is marked `vacuum_pending`
+    /// and is vacuumed (outside any transaction) when it is next opened (`vacuumIfPending`).
+    /// The `store_info` key of a store whose file is to be vacuumed when it is next opened.
+    static let vacuumPendingKey = "vacuum_pending"
+
+    /// Vacuums a store marked `vacuum_pending` (by v20-type-codes, whose rebuilt `sample` left the
+    /// old table's pages free), then unmarks it: the file shrinks to its pages in use. Runs at
+    /// open, before any reader; a crash before the unmarking only vacuums again.
+    func vacuumIfPending() throws {
+        let pending = try write { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM store_info WHERE key = ?", arguments: [Self.vacuumPendingKey]) }
+        guard pending == true else { return }
+        try Self.mapErrors(path: displayPath) { try writer.vacuum() }
+        try write { db in try db.execute(sql: "DELETE FROM store_info WHERE key = ?", arguments: [Self.vacuumPendingKey]) }
+    }
+
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -317,6 +340,46 @@ extension HealthDatabase {
                     hash BLOB PRIMARY KEY NOT NULL,
                     sealed BLOB NOT NULL
                 ) WITHOUT ROWID;
+                """)
+        }
+        // v20-type-codes: `sample.type` holds a code from `sample_type` instead of the identifier text
+        // (``SampleTypeCode``); the table is rebuilt (https://sqlite.org/lang_altertable.html#otheralter) with
+        // its rows' ids, and the migrator keeps foreign keys off until it has checked them before the commit.
+        migrator.registerMigration("v20-type-codes") { db in
+            try db.execute(sql: """
+                CREATE TABLE sample_type (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE);
+                INSERT INTO sample_type (identifier) SELECT DISTINCT type FROM sample ORDER BY type;
+                CREATE TABLE sample_new (
+                    id INTEGER PRIMARY KEY,
+                    uuid BLOB NOT NULL UNIQUE,
+                    type INTEGER NOT NULL,
+                    kind INTEGER NOT NULL,
+                    start REAL NOT NULL,
+                    "end" REAL NOT NULL,
+                    source_id INTEGER NOT NULL REFERENCES source(id),
+                    parent_id INTEGER REFERENCES sample(id),
+                    activity_type INTEGER,
+                    anchor INTEGER NOT NULL,
+                    sync_id BLOB,
+                    sync_version INTEGER,
+                    sealed BLOB NOT NULL,
+                    block_id INTEGER REFERENCES value_block(id),
+                    block_index INTEGER
+                );
+                INSERT INTO sample_new (id, uuid, type, kind, start, "end", source_id, parent_id, activity_type, anchor, sync_id,
+                                        sync_version, sealed, block_id, block_index)
+                SELECT s.id, s.uuid, t.id, s.kind, s.start, s."end", s.source_id, s.parent_id, s.activity_type, s.anchor, s.sync_id,
+                       s.sync_version, s.sealed, s.block_id, s.block_index
+                FROM sample s JOIN sample_type t ON t.identifier = s.type ORDER BY s.id;
+                DROP TABLE sample;
+                ALTER TABLE sample_new RENAME TO sample;
+                CREATE INDEX sample_type_start ON sample(type, start);
+                CREATE INDEX sample_anchor ON sample(anchor);
+                CREATE INDEX sample_parent ON sample(parent_id) WHERE parent_id IS NOT NULL;
+                CREATE INDEX sample_sync ON sample(sync_id) WHERE sync_id IS NOT NULL;
+                CREATE INDEX sample_block ON sample(block_id) WHERE block_id IS NOT NULL;
+                CREATE INDEX sample_long_span ON sample(type, start) WHERE \(RollupPage.longCondition);
+                INSERT OR IGNORE INTO store_info (key, value) SELECT '\(HealthDatabase.vacuumPendingKey)', 1 WHERE EXISTS (SELECT 1 FROM sample);
                 """)
         }
         return migrator

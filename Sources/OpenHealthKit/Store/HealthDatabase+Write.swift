@@ -40,6 +40,7 @@ extension HealthDatabase {
                 var counter = SaveCounter()
                 var rollups = RollupChanges()
                 let statement = try SampleRowStatement(db)
+                var typeCodes = SampleTypeCode.Cache()
                 let indexStatement = try db.cachedStatement(sql: "INSERT INTO metadata_index (sample_id, key_hash, value_hash) VALUES (?, ?, ?)")
                 let now = now().timeIntervalSinceReferenceDate
 
@@ -69,7 +70,8 @@ extension HealthDatabase {
                         try Self.storeDevice(db, device, cipher: cipher)
                         storedDevices.insert(device.hash)
                     }
-                    try statement.insert(sample, sourceID: rowSourceID, parentID: parent, anchor: sequence, blockID: blockID, blockIndex: blockIndex)
+                    try statement.insert(sample, typeCode: try typeCodes.code(db, for: sample.type), sourceID: rowSourceID, parentID: parent,
+                                         anchor: sequence, blockID: blockID, blockIndex: blockIndex)
                     let rowID = db.lastInsertedRowID
                     for entry in sample.metadataIndex {
                         indexStatement.setUncheckedArguments([rowID, entry.keyHash, entry.valueHash])
@@ -103,7 +105,9 @@ extension HealthDatabase {
                     try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
                 }
 
-                let syncLookup = try db.cachedStatement(sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND type = ? AND parent_id IS NULL")
+                let syncLookup = try db.cachedStatement(sql: """
+                    SELECT id, sync_version FROM sample WHERE sync_id = ? AND type = \(SampleTypeCode.parameter) AND parent_id IS NULL
+                    """)
                 // Health records: same key whatever the clinical type (an Observation may move from lab to vital).
                 let replaceLookup = try db.cachedStatement(sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND kind = ? AND parent_id IS NULL")
                 for sample in samples {
@@ -217,7 +221,8 @@ extension HealthDatabase {
             }
             let workoutID: Int64 = workout["id"]
             let lookup = try db.cachedStatement(sql: """
-                SELECT s.id, s.type, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id WHERE s.uuid = ?
+                SELECT s.id, \(SampleTypeCode.identifier(of: "s.type")), src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id
+                WHERE s.uuid = ?
                 """)
             for uuid in sampleUUIDs {
                 guard let row = try Row.fetchOne(lookup, arguments: [uuid.databaseBlob]), canSee(row[1], row[2]) else {
@@ -259,11 +264,13 @@ extension HealthDatabase {
         try await writeChangesAsync { db in
             var rowIDs: [Int64] = []
             let unique = Array(Set(uuids))
-            let memberTypes = try db.cachedStatement(sql: "SELECT DISTINCT type FROM sample WHERE parent_id = ?")
+            let memberTypes = try db.cachedStatement(sql: """
+                SELECT identifier FROM sample_type WHERE id IN (SELECT type FROM sample WHERE parent_id = ?)
+                """)
             for chunk in unique.chunked(into: 500) {
                 let rows = try Row.fetchAll(db, sql: """
-                    SELECT s.id, s.type, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id
-                    WHERE s.uuid IN (\(SQLPredicate.placeholders(chunk.count)))
+                    SELECT s.id, \(SampleTypeCode.identifier(of: "s.type")), src.bundle_identifier FROM sample s
+                    JOIN source src ON src.id = s.source_id WHERE s.uuid IN (\(SQLPredicate.placeholders(chunk.count)))
                     """, arguments: StatementArguments(chunk.map(\.databaseBlob)))
                 for row in rows {
                     let id: Int64 = row[0]
@@ -322,7 +329,8 @@ extension HealthDatabase {
                 """, arguments: StatementArguments(Array(chunk))))
         }
         let select = try db.cachedStatement(sql: """
-            SELECT s.uuid, s.type, s.kind, s.start, s."end", s.source_id, s.sealed, src.bundle_identifier, s.block_id
+            SELECT s.uuid, \(SampleTypeCode.identifier(of: "s.type")), s.kind, s.start, s."end", s.source_id, s.sealed, src.bundle_identifier,
+                   s.block_id
             FROM sample s JOIN source src ON src.id = s.source_id WHERE s.id = ?
             """)
         let insert = try db.cachedStatement(sql: "INSERT INTO deleted_object (anchor, uuid, type, source_id, deleted_at, sealed) VALUES (?, ?, ?, ?, ?, ?)")

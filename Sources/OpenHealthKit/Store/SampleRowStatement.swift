@@ -8,7 +8,7 @@ import GRDBSQLite
 ///
 /// GRDB executes a statement's bound values with `execute()` once its arguments have been set,
 /// so ``init(_:)`` sets them once (all NULL) and
-/// ``insert(_:sourceID:parentID:anchor:blockID:blockIndex:)`` resets the statement and rebinds
+/// ``insert(_:typeCode:sourceID:parentID:anchor:blockID:blockIndex:)`` resets the statement and rebinds
 /// every parameter in place before each `execute()`. The statement is GRDB's cached one, so it
 /// is prepared once per connection; nothing else executes it with other arguments.
 struct SampleRowStatement {
@@ -28,24 +28,16 @@ struct SampleRowStatement {
         statement.setUncheckedArguments(StatementArguments(Array(repeating: nil as DatabaseValue?, count: Self.parameterCount)))
     }
 
-    /// Inserts `sample`'s row with the values the transaction assigns it; its id is then
-    /// `db.lastInsertedRowID`.
-    func insert(_ sample: PreparedSample, sourceID: Int64, parentID: Int64?, anchor: Int64, blockID: Int64?, blockIndex: Int?) throws {
+    /// Inserts `sample`'s row with the values the transaction assigns it (`typeCode` is its
+    /// type's ``SampleTypeCode``); its id is then `db.lastInsertedRowID`.
+    func insert(_ sample: PreparedSample, typeCode: Int64, sourceID: Int64, parentID: Int64?, anchor: Int64, blockID: Int64?, blockIndex: Int?) throws {
         let sqlite = statement.sqliteStatement
         // SQLite binds only to a statement that has not run or was reset since.
         try check(sqlite3_reset(sqlite))
         try withUnsafeBytes(of: sample.uuid.uuid) { uuid in
             try check(sqlite3_bind_blob(sqlite, 1, uuid.baseAddress, Int32(uuid.count), Self.transient))
         }
-        var type = sample.type
-        try type.withUTF8 { text in
-            if let base = text.baseAddress, !text.isEmpty {
-                try check(sqlite3_bind_text(sqlite, 2, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(text.count),
-                                            Self.transient))
-            } else {
-                try check(sqlite3_bind_text(sqlite, 2, "", 0, Self.transient))
-            }
-        }
+        try check(sqlite3_bind_int64(sqlite, 2, typeCode))
         try check(sqlite3_bind_int64(sqlite, 3, sample.kind.rawValue))
         try check(sqlite3_bind_double(sqlite, 4, sample.start))
         try check(sqlite3_bind_double(sqlite, 5, sample.end))

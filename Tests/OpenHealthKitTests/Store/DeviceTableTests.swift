@@ -135,7 +135,9 @@ struct DeviceTableTests {
         let database = try HealthDatabase.open(location: .file(folder.database), key: .keyFile(folder.keyFile), tombstoneRetention: 86_400)
         let cipher = database.cipher
         try await database.writer.write { db in
-            for row in try Row.fetchAll(db, sql: "SELECT id, uuid, type, kind, start, \"end\", sealed FROM sample") {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT id, uuid, (SELECT identifier FROM sample_type t WHERE t.id = type), kind, start, "end", sealed FROM sample
+                """) {
                 guard let kind = SampleKind(rawValue: row[3]) else { throw HealthStoreError(.corruptDatabase, "kind") }
                 let context = RecordContext(uuid: row[1] as Data, type: row[2], kind: kind, start: row[4], end: row[5])
                 var payload = try SamplePayload(decoding: cipher.open(row[6] as Data, context: context.bytes))

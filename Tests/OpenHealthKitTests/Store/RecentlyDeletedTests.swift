@@ -246,8 +246,8 @@ struct RecentlyDeletedTests {
                     INSERT INTO value_block SELECT * FROM legacy.value_block;
                     INSERT INTO sample (id, uuid, type, kind, start, "end", source_id, parent_id, activity_type, anchor, sync_id,
                                         sync_version, sealed, block_id, block_index)
-                      SELECT id, uuid, type, kind, start, "end", source_id, parent_id, activity_type, anchor, sync_id, sync_version,
-                             sealed, block_id, block_index FROM legacy.sample;
+                      SELECT id, uuid, (SELECT identifier FROM legacy.sample_type t WHERE t.id = type), kind, start, "end", source_id,
+                             parent_id, activity_type, anchor, sync_id, sync_version, sealed, block_id, block_index FROM legacy.sample;
                     INSERT INTO rollup_page SELECT * FROM legacy.rollup_page;
                     """)
                 return .commit

@@ -146,7 +146,9 @@ struct SyncColumnIndexTests {
         let cipher = database.cipher
         // Make it what the save wrote before v18: every metadata entry indexed, metadata sealed as JSON.
         try await database.writer.write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT id, uuid, type, kind, start, \"end\", sealed FROM sample")
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, uuid, (SELECT identifier FROM sample_type t WHERE t.id = type), kind, start, "end", sealed FROM sample
+                """)
             for row in rows {
                 guard let kind = SampleKind(rawValue: row[3]) else { throw HealthStoreError(.corruptDatabase, "kind") }
                 let context = RecordContext(uuid: row[1] as Data, type: row[2], kind: kind, start: row[4], end: row[5])

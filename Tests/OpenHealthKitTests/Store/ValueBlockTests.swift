@@ -143,7 +143,8 @@ struct ValueBlockTests {
                     INSERT INTO store_info SELECT * FROM legacy.store_info;
                     INSERT INTO source SELECT * FROM legacy.source;
                     INSERT INTO sample (id, uuid, type, kind, start, "end", source_id, parent_id, activity_type, anchor, sync_id, sync_version, sealed)
-                      SELECT id, uuid, type, kind, start, "end", source_id, parent_id, activity_type, anchor, sync_id, sync_version, sealed FROM legacy.sample;
+                      SELECT id, uuid, (SELECT identifier FROM legacy.sample_type t WHERE t.id = type), kind, start, "end", source_id, parent_id,
+                             activity_type, anchor, sync_id, sync_version, sealed FROM legacy.sample;
                     INSERT INTO metadata_index SELECT * FROM legacy.metadata_index;
                     """)
                 return .commit
