@@ -30,9 +30,6 @@ struct SQLiteExportFiles: Sendable {
     /// The queue the downloads' reads run on.
     private static let queue = DispatchQueue(label: "FhirBlocks export files", attributes: .concurrent)
 
-    /// How many bytes one read of a download takes from the file.
-    static let pieceSize = 256 << 10
-
     /// Whether `name` may name a job's folder or a file (letters, digits, `-` and `_`, 1 to 64):
     /// nothing that could leave the `exports` folder.
     static func isSafe(_ name: String) -> Bool {
@@ -145,27 +142,24 @@ struct SQLiteExportFiles: Sendable {
         return try result.get()
     }
 
-    /// Up to `count` bytes of the open file from `offset`; empty at its end.
-    func read(_ descriptor: Int32, at offset: Int64, count: Int) async throws(TrustStoreError) -> [UInt8] {
-        let result: Result<[UInt8], TrustStoreError> = await Self.run {
+    /// Up to `count` bytes of the open file from `offset`, read into a new `Piece`; empty at its end.
+    func read<Piece: ExportFilePiece>(_ descriptor: Int32, at offset: Int64, count: Int,
+                                      as _: Piece.Type) async throws(TrustStoreError) -> Piece {
+        let result: Result<Piece, TrustStoreError> = await Self.run {
             var failure: TrustStoreError?
-            // Not zeroed first: only the bytes read are kept.
-            let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var piece = Piece(capacity: count)
+            piece.append(upTo: count) { buffer in
                 while true {
                     let read = pread(descriptor, buffer.baseAddress, count, off_t(offset))
-                    if read >= 0 {
-                        initialized = read
-                        return
-                    }
+                    if read >= 0 { return read }
                     if errno != EINTR {
                         failure = .unavailable("cannot read an export file: \(Self.systemMessage())")
-                        initialized = 0
-                        return
+                        return 0
                     }
                 }
             }
             if let failure { return .failure(failure) }
-            return .success(bytes)
+            return .success(piece)
         }
         return try result.get()
     }

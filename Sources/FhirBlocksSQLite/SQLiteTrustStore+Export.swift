@@ -74,23 +74,24 @@ extension SQLiteTrustStore {
         }
     }
 
-    public func sendExportFile(id: String, output: ExportOutput, to send: ([UInt8]) async throws -> Void) async throws {
+    public func sendExportFile<Piece: ExportFilePiece>(id: String, output: ExportOutput, to send: (Piece) async throws -> Void) async throws {
         guard let files = exportFiles, let descriptor = try await files.openForReading(job: id, type: output.type) else {
             // No file on disk: a job written before the files went to disk (or in memory).
             try await sendExportChunks(id: id, output: output, to: send)
             return
         }
         // The open file stays readable when the job is deleted meanwhile. Each piece is read
-        // from disk while the one before it is sent; the file is closed only once no read is left.
-        func piece(at offset: Int64) -> Task<[UInt8], any Error> {
-            Task { try await files.read(descriptor, at: offset, count: SQLiteExportFiles.pieceSize) }
+        // from disk, straight into the caller's memory, while the one before it is sent; the
+        // file is closed only once no read is left.
+        func piece(at offset: Int64) -> Task<Piece, any Error> {
+            Task { try await files.read(descriptor, at: offset, count: Piece.readSize, as: Piece.self) }
         }
         var next = piece(at: 0)
         do {
             var offset: Int64 = 0
             while true {
                 let bytes = try await next.value
-                if bytes.isEmpty { break }
+                if bytes.count == 0 { break }
                 offset += Int64(bytes.count)
                 next = piece(at: offset)
                 try await send(bytes)

@@ -38,14 +38,16 @@ public protocol ExportStore: Sendable {
     /// store's chunks are on disk: their rows hold no bytes).
     func exportChunk(id: String, type: String, sequence: Int) async throws(TrustStoreError) -> [UInt8]?
     /// Sends the job's file `output` (as ``exportOutputs(id:)`` listed it) to `send`, one piece
-    /// (a chunk of about 1 MiB, or at most a few hundred kilobytes read from disk) at a time, in order; throws
-    /// ``ExportFileMissing`` when a piece is gone (the job was deleted meanwhile), or what
-    /// `send` throws. The default sends the database's chunks (``sendExportChunks(id:output:to:)``).
+    /// (a chunk of about 1 MiB, or at most ``ExportFilePiece/readSize`` bytes read from disk) at a time, in order, each in
+    /// memory of the caller's kind (`Piece`: a server's network buffer, so a piece read from disk
+    /// is read straight into what is sent); throws ``ExportFileMissing`` when a piece is gone (the
+    /// job was deleted meanwhile), or what `send` throws. The default sends the database's chunks
+    /// (``sendExportChunks(id:output:to:)``).
     /// - Parameters:
     ///   - id: The job.
     ///   - output: The file.
     ///   - send: Called with each piece.
-    func sendExportFile(id: String, output: ExportOutput, to send: ([UInt8]) async throws -> Void) async throws
+    func sendExportFile<Piece: ExportFilePiece>(id: String, output: ExportOutput, to send: (Piece) async throws -> Void) async throws
     /// Deletes the job and its files; false when there was no such job.
     func deleteExportJob(id: String) async throws(TrustStoreError) -> Bool
     /// Deletes every job (and its files) that expired at `now`; returns how many.
@@ -59,7 +61,7 @@ public protocol ExportStore: Sendable {
 }
 
 extension ExportStore {
-    public func sendExportFile(id: String, output: ExportOutput, to send: ([UInt8]) async throws -> Void) async throws {
+    public func sendExportFile<Piece: ExportFilePiece>(id: String, output: ExportOutput, to send: (Piece) async throws -> Void) async throws {
         try await sendExportChunks(id: id, output: output, to: send)
     }
 
@@ -69,13 +71,56 @@ extension ExportStore {
     ///   - id: The job.
     ///   - output: The file.
     ///   - send: Called with each chunk.
-    public func sendExportChunks(id: String, output: ExportOutput, to send: ([UInt8]) async throws -> Void) async throws {
+    public func sendExportChunks<Piece: ExportFilePiece>(id: String, output: ExportOutput, to send: (Piece) async throws -> Void) async throws {
         for sequence in 0..<output.chunks {
             guard let bytes = try await exportChunk(id: id, type: output.type, sequence: sequence), !bytes.isEmpty else {
                 throw ExportFileMissing(job: id, type: output.type)
             }
-            try await send(bytes)
+            try await send(Piece(copying: bytes))
         }
+    }
+}
+
+/// Memory that one piece of an export file is sent in (``ExportStore/sendExportFile(id:output:to:)``):
+/// the downloading server's own buffers, so that a piece read from a file on disk is read into
+/// them directly, and not copied again to be sent.
+public protocol ExportFilePiece: Sendable {
+    /// An empty piece with room for `capacity` bytes.
+    init(capacity: Int)
+    /// How many bytes it holds.
+    var count: Int { get }
+    /// Lets `fill` write up to `count` bytes after the ones held, into uninitialized memory; it
+    /// returns how many it wrote (0 to `count`), and the piece holds them afterwards.
+    mutating func append(upTo count: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows
+}
+
+extension ExportFilePiece {
+    /// The most bytes one read of a file on disk takes for a piece.
+    public static var readSize: Int { 1 << 20 }
+
+    /// A piece holding a copy of `bytes`.
+    public init(copying bytes: [UInt8]) {
+        self.init(capacity: bytes.count)
+        bytes.withUnsafeBytes { source in
+            append(upTo: source.count) { target in
+                target.copyMemory(from: source)
+                return source.count
+            }
+        }
+    }
+}
+
+/// A piece in an array of bytes.
+extension [UInt8]: ExportFilePiece {
+    public init(capacity: Int) {
+        self.init()
+        reserveCapacity(capacity)
+    }
+
+    public mutating func append(upTo count: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows {
+        var written = [UInt8](repeating: 0, count: count)
+        let filled = try written.withUnsafeMutableBytes(fill)
+        append(contentsOf: written.prefix(Swift.min(Swift.max(filled, 0), count)))
     }
 }
 

@@ -30,7 +30,8 @@ import Darwin
 /// A job whose server stopped is resumed from nothing by whichever server next sees it claimable
 /// (``resumeClaimable()``).
 final class BulkExportRunner: TrustEndpoints {
-    /// The bytes of NDJSON lines one chunk holds before it is stored (a line is never split):
+    /// The bytes of NDJSON lines one chunk holds at least before it is stored (a line is never
+    /// split; a page of lines kept whole is stored as it was read, up to about ``pageBytes``):
     /// each chunk is one write transaction (its lease checked), so fewer, larger chunks cost
     /// less (with 256 KiB chunks, a job waited about twice as long for its chunks to be stored
     /// as for its pages to be read).
@@ -189,22 +190,16 @@ final class BulkExportRunner: TrustEndpoints {
                             limit = Self.maximumBatchSize
                             next = linesPage(after: last, limit: limit)
                         }
-                        for index in 0..<lines.count {
-                            let range = lines.range(index)
-                            // nil when the line is not kept, else the chunk it filled, if any.
-                            let full = lines.bytes.withUnsafeBytes { buffer -> ExportChunk?? in
-                                guard Self.exports(UnsafeRawBufferPointer(rebasing: buffer[range]), type: type, visibility: &visibility,
-                                                   parameters: parameters) else { return .none }
-                                let line = UnsafeRawBufferPointer(rebasing: buffer[range.lowerBound...range.upperBound])
-                                return .some(files.append(terminatedLine: line, type: type))
-                            }
-                            guard let appended = full else { continue }
-                            kept += 1
-                            if let full = appended {
-                                let (owner, progress, lease) = (owner, Self.progress(position, patients.count), leaseEnd())
-                                guard try await storing.start({ try await store.appendExportChunk(full, owner: owner, progress: progress, leaseUntil: lease) })
-                                else { return .stopped }
-                            }
+                        // Each line checked in place; the kept ones appended a run at a time (a page kept
+                        // whole into an empty chunk is taken as it is, not copied).
+                        let appended = files.append(page: lines, type: type) { json in
+                            Self.exports(json, type: type, visibility: &visibility, parameters: parameters)
+                        }
+                        kept += appended.kept
+                        for full in appended.full {
+                            let (owner, progress, lease) = (owner, Self.progress(position, patients.count), leaseEnd())
+                            guard try await storing.start({ try await store.appendExportChunk(full, owner: owner, progress: progress, leaseUntil: lease) })
+                            else { return .stopped }
                         }
                         if !more { break }
                     }
@@ -318,17 +313,74 @@ struct FileChunks {
         append(line, feed: false, type: type)
     }
 
-    private mutating func append(_ line: UnsafeRawBufferPointer, feed: Bool, type: String) -> ExportChunk? {
-        if currentType != type {
-            if let currentType { buffers[currentType] = current }
-            // Taken out of the dictionary (not copied), so appending never copies the buffer's bytes.
-            current = buffers.removeValue(forKey: type) ?? (0, 0, [])
-            currentType = type
+    /// Appends the lines of `page` that `keep` accepts (given each line's JSON, without its line
+    /// feed) to `type`'s file, each run of kept lines copied at once; a page kept whole while
+    /// the buffer is empty becomes the buffer as it is (no copy). Returns how many lines were
+    /// kept and the chunks filled, in order (each at least ``BulkExportRunner/chunkSize`` bytes).
+    mutating func append(page: ResourceLines, type: String, keep: (UnsafeRawBufferPointer) -> Bool) -> (kept: Int, full: [ExportChunk]) {
+        select(type)
+        var kept = 0
+        var full: [ExportChunk] = []
+        // The run of kept lines not yet appended: where it starts in the page's bytes, how many lines.
+        var run: (start: Int, lines: Int)?
+        page.bytes.withUnsafeBytes { buffer in
+            func appendRun(upTo end: Int) {
+                guard let pending = run else { return }
+                run = nil
+                if let chunk = appendTerminated(UnsafeRawBufferPointer(rebasing: buffer[pending.start..<end]), lines: pending.lines, type: type) {
+                    full.append(chunk)
+                }
+            }
+            for index in 0..<page.count {
+                let range = page.range(index)
+                guard keep(UnsafeRawBufferPointer(rebasing: buffer[range])) else {
+                    appendRun(upTo: range.lowerBound)
+                    continue
+                }
+                kept += 1
+                // Whole pages kept into an empty buffer are taken below as they are.
+                if run == nil { run = (range.lowerBound, 0) }
+                run?.lines += 1
+            }
+            if let pending = run, pending.start == 0, pending.lines == page.count, current.bytes.isEmpty { return }
+            appendRun(upTo: page.bytes.count)
         }
+        if let pending = run {
+            current.bytes = page.bytes
+            current.lines = pending.lines
+            if let chunk = takeIfFull(type: type) { full.append(chunk) }
+        }
+        return (kept, full)
+    }
+
+    /// Makes `type`'s buffer the current one.
+    private mutating func select(_ type: String) {
+        guard currentType != type else { return }
+        if let currentType { buffers[currentType] = current }
+        // Taken out of the dictionary (not copied), so appending never copies the buffer's bytes.
+        current = buffers.removeValue(forKey: type) ?? (0, 0, [])
+        currentType = type
+    }
+
+    private mutating func append(_ line: UnsafeRawBufferPointer, feed: Bool, type: String) -> ExportChunk? {
+        select(type)
         if current.bytes.isEmpty { current.bytes.reserveCapacity(BulkExportRunner.chunkSize + line.count + 1) }
         current.bytes.append(contentsOf: line.assumingMemoryBound(to: UInt8.self))
         if feed { current.bytes.append(UInt8(ascii: "\n")) }
         current.lines += 1
+        return takeIfFull(type: type)
+    }
+
+    /// Appends `lines` whole lines, each ending in its line feed already, to the current buffer (of `type`).
+    private mutating func appendTerminated(_ bytes: UnsafeRawBufferPointer, lines: Int, type: String) -> ExportChunk? {
+        if current.bytes.isEmpty { current.bytes.reserveCapacity(max(BulkExportRunner.chunkSize, bytes.count)) }
+        current.bytes.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+        current.lines += lines
+        return takeIfFull(type: type)
+    }
+
+    /// The current buffer (of `type`) as a chunk when it holds ``BulkExportRunner/chunkSize`` bytes, and a new buffer after it.
+    private mutating func takeIfFull(type: String) -> ExportChunk? {
         guard current.bytes.count >= BulkExportRunner.chunkSize else { return nil }
         let full = current
         current = (full.sequence + 1, 0, [])

@@ -97,4 +97,55 @@ import Testing
         }
         #expect(stored.count > expected.count)
     }
+
+    /// Pages of lines appended at once (`FileChunks.append(page:type:keep:)`, what a job of one
+    /// type does) make the same files as their kept lines appended one by one: pages kept whole,
+    /// into an empty buffer (taken as they are) or after other lines, pages with lines left out
+    /// at the start, the middle and the end, pages with none kept, and empty pages, of two types
+    /// interleaved; each full chunk at least `chunkSize` bytes, numbered from 0 in each file.
+    @Test func pagesAppendedAtOnceMakeTheSameFilesAsTheirLines() {
+        var byPage = FileChunks(jobID: "job"), byLine = FileChunks(jobID: "job")
+        var pageChunks: [ExportChunk] = [], lineChunks: [ExportChunk] = []
+        var generator = SystemRandomNumberGenerator()
+        var number = 0
+        // Whether line `number` is kept, by the page's pattern.
+        let patterns: [(Int, Int) -> Bool] = [
+            { _, _ in true }, { _, _ in false }, { index, _ in index != 0 }, { index, count in index != count - 1 },
+            { index, _ in index % 3 != 1 }, { index, count in index == count / 2 },
+        ]
+        for round in 0..<80 {
+            let type = round % 5 == 4 ? "Condition" : "Observation"
+            let count = round % 7 == 6 ? 0 : Int.random(in: 1...40, using: &generator)
+            let pattern = patterns[round % patterns.count]
+            var page = ResourceLines()
+            var keptLines: [[UInt8]] = []
+            for index in 0..<count {
+                number += 1
+                let pad = String(repeating: "x", count: Int.random(in: 0...(BulkExportRunner.chunkSize / 12), using: &generator))
+                let json = Array(#"{"id":"\#(number)","keep":\#(pattern(index, count)),"pad":"\#(pad)"}"#.utf8)
+                page.append(json)
+                if pattern(index, count) { keptLines.append(json) }
+            }
+            let appended = byPage.append(page: page, type: type) { json in
+                String(decoding: json, as: UTF8.self).contains(#""keep":true"#)
+            }
+            #expect(appended.kept == keptLines.count)
+            pageChunks += appended.full
+            for line in keptLines {
+                if let chunk = byLine.append(line, type: type) { lineChunks.append(chunk) }
+            }
+        }
+        pageChunks += byPage.drain()
+        lineChunks += byLine.drain()
+        #expect(pageChunks.allSatisfy { !$0.bytes.isEmpty })
+        for type in ["Observation", "Condition"] {
+            let pages = pageChunks.filter { $0.type == type }, lines = lineChunks.filter { $0.type == type }
+            #expect(pages.map(\.sequence) == Array(0..<pages.count))
+            #expect(pages.dropLast().allSatisfy { $0.bytes.count >= BulkExportRunner.chunkSize })
+            #expect(pages.flatMap(\.bytes) == lines.flatMap(\.bytes))
+            #expect(pages.map(\.lineCount).reduce(0, +) == lines.map(\.lineCount).reduce(0, +))
+            #expect(pages.allSatisfy { $0.lineCount == $0.bytes.count(where: { $0 == UInt8(ascii: "\n") }) })
+            #expect(pages.count > 1)
+        }
+    }
 }

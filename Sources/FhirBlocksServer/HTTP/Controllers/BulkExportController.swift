@@ -316,13 +316,31 @@ struct BulkExportController: TrustEndpoints {
         let id = job.id
         var fields = HTTPFields()
         Self.add(&fields, "Content-Type", Self.ndjson)
-        // One piece read from the store (a file on disk, or a chunk in the database) at a time, written, and let go.
+        // One piece read from the store (a file on disk, or a chunk in the database) at a time,
+        // into the buffer that is written, and let go.
         return Response(status: .ok, headers: fields, body: ResponseBody { writer in
-            try await store.sendExportFile(id: id, output: output) { bytes in
-                try await writer.write(ByteBuffer(bytes: bytes))
+            try await store.sendExportFile(id: id, output: output) { (piece: DownloadPiece) in
+                try await writer.write(piece.buffer)
             }
             try await writer.finish(nil)
         })
+    }
+
+    /// A piece of a download in the buffer the response writes: a file on disk is read into it directly.
+    struct DownloadPiece: ExportFilePiece {
+        var buffer: ByteBuffer
+
+        init(capacity: Int) {
+            buffer = ByteBufferAllocator().buffer(capacity: capacity)
+        }
+
+        var count: Int { buffer.readableBytes }
+
+        mutating func append(upTo count: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows {
+            _ = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { free in
+                min(max(try fill(UnsafeMutableRawBufferPointer(rebasing: free[..<count])), 0), count)
+            }
+        }
     }
 
     // MARK: Helpers
