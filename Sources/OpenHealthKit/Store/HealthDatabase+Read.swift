@@ -145,7 +145,7 @@ extension HealthDatabase {
         var columns = Self.sampleColumns
         for column in fetch.predicate.leafColumns { columns += ", \(column)" }
         for type in fetch.types { arguments += [type] }
-        var sql = "SELECT \(columns) FROM sample s JOIN source src ON src.id = s.source_id WHERE s.type IN \(SampleTypeCode.parameters(fetch.types.count))"
+        var sql = "SELECT \(columns) FROM sample s JOIN source src ON src.id = s.source_id WHERE s.type \(SampleTypeCode.matching(fetch.types.count))"
         sql += " AND " + fetch.predicate.filter
         arguments += fetch.predicate.arguments
         sql += " AND " + fetch.scope.sql(column: "s.source_id", arguments: &arguments)
@@ -385,7 +385,7 @@ extension HealthDatabase {
             for type in types { arguments += [type] }
             var sql = """
                 SELECT src.bundle_identifier, src.name FROM source src WHERE src.id IN (
-                  SELECT DISTINCT s.source_id FROM sample s WHERE s.type IN \(SampleTypeCode.parameters(types.count)) AND \(predicate.filter)
+                  SELECT DISTINCT s.source_id FROM sample s WHERE s.type \(SampleTypeCode.matching(types.count)) AND \(predicate.filter)
                 """
             arguments += predicate.arguments
             sql += " AND " + scope.sql(column: "s.source_id", arguments: &arguments) + ") ORDER BY src.id"

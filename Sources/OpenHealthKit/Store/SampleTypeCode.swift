@@ -16,9 +16,11 @@ enum SampleTypeCode {
     /// The code of the identifier bound at this `?`: NULL, matching no row, for a type never stored.
     static let parameter = "(SELECT id FROM sample_type WHERE identifier = ?)"
 
-    /// The codes of the `count` identifiers bound at these `?`s, for `type IN`.
-    static func parameters(_ count: Int) -> String {
-        "(SELECT id FROM sample_type WHERE identifier IN (\(SQLPredicate.placeholders(count))))"
+    /// `= code` or `IN codes` of the `count` identifiers bound at these `?`s, to follow `type`. One
+    /// type is an equality, so that SQLite reads `sample_type_start` in start order (no sort for
+    /// an `ORDER BY start ... LIMIT`), as it did for `IN (?)` on the identifier.
+    static func matching(_ count: Int) -> String {
+        count == 1 ? "= \(parameter)" : "IN (SELECT id FROM sample_type WHERE identifier IN (\(SQLPredicate.placeholders(count))))"
     }
 
     /// The identifier of the code in `column` (e.g. `s.type`).
