@@ -53,9 +53,11 @@ extension AppleHealthExportGenerator {
         var summary = PersonExportSummary()
         var out = try TextSink(xml)
         let exportDate = personDate((personFirstDay + max(days, 0)) * 86_400 + 9 * 3_600 - 3_600, offset: 3_600)
-        try out.write(doctype + "<HealthData locale=\"en_US\">\n <ExportDate value=\"\(exportDate)\"/>\n <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1986-05-14\" "
+        try out.write(doctype + "<HealthData locale=\"en_US\">\n <ExportDate value=\"\(exportDate)\"/>\n"
+            + " <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1986-05-14\" "
             + "HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeNotSet\" "
-            + "HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n")
+            + "HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" "
+            + "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n")
         for kind in PersonRecordKind.allCases {
             for day in 0..<max(days, 0) {
                 let written = try PersonDay(day).records(kind, into: &out)
@@ -546,7 +548,8 @@ struct PersonDay {
         for (key, value) in metadata { text += "  <MetadataEntry key=\"\(key)\" value=\"\(value)\"/>\n" }
         let segments = workout.points / 600
         for segment in 0..<segments {
-            text += "  <WorkoutEvent type=\"HKWorkoutEventTypeSegment\" date=\"\(date(workout.start + segment * 600))\" duration=\"10\" durationUnit=\"min\"/>\n"
+            text += "  <WorkoutEvent type=\"HKWorkoutEventTypeSegment\" date=\"\(date(workout.start + segment * 600))\" "
+            text += "duration=\"10\" durationUnit=\"min\"/>\n"
         }
         let pause = workout.start + workout.points / 2
         text += "  <WorkoutEvent type=\"HKWorkoutEventTypePause\" date=\"\(date(pause))\"/>\n"
@@ -554,13 +557,17 @@ struct PersonDay {
         let meters = Int(Double(workout.points) * workout.speed)
         let interval = "startDate=\"\(date(workout.start))\" endDate=\"\(date(end))\""
         let distanceType = workout.kind == 2 ? "HKQuantityTypeIdentifierDistanceCycling" : "HKQuantityTypeIdentifierDistanceWalkingRunning"
-        text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" \(interval) sum=\"\(Generator.fixed(workout.points * 200, 3))\" unit=\"kcal\"/>\n"
-        text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierBasalEnergyBurned\" \(interval) sum=\"\(Generator.fixed(workout.points * 22, 3))\" unit=\"kcal\"/>\n"
+        text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" \(interval) "
+        text += "sum=\"\(Generator.fixed(workout.points * 200, 3))\" unit=\"kcal\"/>\n"
+        text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierBasalEnergyBurned\" \(interval) "
+        text += "sum=\"\(Generator.fixed(workout.points * 22, 3))\" unit=\"kcal\"/>\n"
         text += "  <WorkoutStatistics type=\"\(distanceType)\" \(interval) sum=\"\(Generator.fixed(meters * 100, 5))\" unit=\"km\"/>\n"
-        text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" \(interval) average=\"\(132 + noise(175) % 20)\" minimum=\"\(96 + noise(176) % 10)\" "
+        text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" \(interval) "
+        text += "average=\"\(132 + noise(175) % 20)\" minimum=\"\(96 + noise(176) % 10)\" "
         text += "maximum=\"\(160 + noise(177) % 20)\" unit=\"count/min\"/>\n"
         if workout.kind != 2 {
-            text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierStepCount\" \(interval) sum=\"\(workout.points * [170, 110, 0][workout.kind] / 60)\" unit=\"count\"/>\n"
+            text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierStepCount\" \(interval) "
+            text += "sum=\"\(workout.points * [170, 110, 0][workout.kind] / 60)\" unit=\"count\"/>\n"
         }
         text += "  <WorkoutRoute sourceName=\"\(source.name)\" sourceVersion=\"\(source.version)\" creationDate=\"\(date(end + 60))\" \(interval)>\n"
         text += "   <FileReference path=\"/workout-routes/\(workout.fileName)\"/>\n  </WorkoutRoute>\n </Workout>\n"
