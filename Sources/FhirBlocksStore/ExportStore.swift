@@ -7,7 +7,7 @@ import FhirBlocks
 /// and each chunk's line count in the database; PostgreSQL keeps the files' chunks in the
 /// database itself (every server on it may be on another machine).
 ///
-/// A file is a sequence of chunks (each a run of whole NDJSON lines, about a megabyte),
+/// A file is a sequence of chunks (each a run of whole NDJSON lines, a megabyte or a few),
 /// written one at a time as the job reads the store and read back a piece at a time
 /// as a client downloads (``sendExportFile(id:output:to:)``): no file is ever held whole in
 /// memory. A job is worked on by one server at a time, the holder of its lease
