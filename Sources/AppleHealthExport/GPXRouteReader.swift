@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 import OpenHealthKit
 #if canImport(FoundationXML)
@@ -60,13 +61,52 @@ public struct GPXRouteReader: Sendable {
         }
     }
 
-    /// A GPX time: ISO 8601 in UTC or with an offset, with or without fractional seconds.
+    /// A GPX time: ISO 8601 in UTC or with an offset, with or without fractional seconds. The
+    /// form Apple's routes write (`2020-10-04T07:31:00Z`, or with an offset such as `+02:00`, no
+    /// fraction, a year from 1700) is read by ``plainSeconds(_:)``; any other text goes to
+    /// Foundation's formatters, which on Linux build their ICU formatters on every call (about
+    /// two thirds of a re-import's time went there, a route point at a time).
     static func date(_ text: String) -> Date? {
+        if let seconds = plainSeconds(text) { return Date(timeIntervalSince1970: Double(seconds)) }
         let plain = ISO8601DateFormatter()
         if let date = plain.date(from: text) { return date }
         let fractional = ISO8601DateFormatter()
         fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return fractional.date(from: text)
+    }
+
+    /// Seconds since 1970 of `YYYY-MM-DDThh:mm:ssZ` or `YYYY-MM-DDThh:mm:ss±hh:mm` with every
+    /// field in range and a year from 1700 (earlier years go to the formatters, whose calendar is
+    /// Julian before 1582); nil for any other text, which ``date(_:)`` then gives to Foundation.
+    static func plainSeconds(_ text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            guard bytes.count == 20 || bytes.count == 25 else { return nil }
+            func number(_ start: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in start..<(start + count) {
+                    let digit = Int(bytes[index]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+                  let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+                  let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+                  year >= 1700, (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(month, year: year),
+                  hour < 24, minute < 60, second < 60 else { return nil }
+            var offset = 0
+            if bytes.count == 20 {
+                guard bytes[19] == UInt8(ascii: "Z") else { return nil }
+            } else {
+                guard bytes[19] == UInt8(ascii: "+") || bytes[19] == UInt8(ascii: "-"), bytes[22] == UInt8(ascii: ":"),
+                      let offsetHours = number(20, 2), let offsetMinutes = number(23, 2), offsetHours < 24, offsetMinutes < 60 else { return nil }
+                offset = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[19] == UInt8(ascii: "+") ? 1 : -1)
+            }
+            return CivilCalendar.daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        }
     }
 }
 
