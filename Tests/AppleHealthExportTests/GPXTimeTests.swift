@@ -86,3 +86,16 @@ enum CivilCalendarProbe {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
+
+@Suite("GPX element text trimmed")
+struct GPXTextTrimTests {
+    @Test("Trimming gives what Foundation's trimmingCharacters gives, Unicode white space included", arguments: [UInt64(5), 6])
+    func sameAsFoundation(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let pieces = [" ", "\n", "\t", "\r", "\u{00A0}", "\u{2028}", "\u{0085}", "\u{3000}", "a", "7", "-", ":", "Z", "é", "\u{1F600}", "."]
+        for _ in 0..<2_000 {
+            let text = (0..<random.int(0...8)).map { _ in pieces[random.below(pieces.count)] }.joined()
+            #expect(GPXRouteReader.trimmed(text) == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(Array(text.unicodeScalars))")
+        }
+    }
+}
