@@ -1,6 +1,27 @@
 import GRDB
 
 extension HealthDatabase {
+    /// The `store_info` key of a store whose file is to be vacuumed when it is next opened.
+    static let vacuumPendingKey = "vacuum_pending"
+
+    /// Vacuums a store marked `vacuum_pending` (by v20-type-codes, whose rebuilt `sample` left the
+    /// old table's pages free), truncates the write-ahead log the vacuum filled, then unmarks it:
+    /// the file shrinks to its pages in use. Runs at open, before any reader. Only space is at
+    /// stake, so a vacuum that fails (a disk too full for its copy) never stops the store from
+    /// opening: the mark stays and the next open tries again; a crash before the unmarking only
+    /// vacuums again.
+    func vacuumIfPending() {
+        let pending = try? write { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM store_info WHERE key = ?", arguments: [Self.vacuumPendingKey]) }
+        guard pending == true else { return }
+        do {
+            try writer.vacuum()
+            _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            try write { db in try db.execute(sql: "DELETE FROM store_info WHERE key = ?", arguments: [Self.vacuumPendingKey]) }
+        } catch {
+            // The mark stays: the next open vacuums again.
+        }
+    }
+
     /// The schema, as migrations from the first version on. Never edit a shipped migration:
     /// add a new one.
     ///
@@ -62,25 +83,13 @@ extension HealthDatabase {
     /// v20-type-codes stores a sample's type as a small integer code (``SampleTypeCode``):
     /// `sample_type` maps each code to its type identifier, and `sample` is rebuilt (SQLite's
     /// table-rebuild procedure, foreign keys off and checked before the commit) with `type
-    /// INTEGER NOT NULL` holding the code, every row keeping its id, anchor and other columns,
+    /// INTEGER NOT NULL REFERENCES sample_type(id)` holding the code (so a row can never name a
+    /// code the map lacks, e.g. written by an older process that had the store open), every row keeping its id, anchor and other columns,
     /// and every index recreated. Codes are assigned on a type's first save and never reused; a
     /// type identifier still authenticates each sealed record, value block and rollup page, so
     /// nothing is re-sealed. The other tables keep their identifier text. The old table's pages
     /// are free pages after the rebuild, so a store that had samples is marked `vacuum_pending`
     /// and is vacuumed (outside any transaction) when it is next opened (`vacuumIfPending`).
-    /// The `store_info` key of a store whose file is to be vacuumed when it is next opened.
-    static let vacuumPendingKey = "vacuum_pending"
-
-    /// Vacuums a store marked `vacuum_pending` (by v20-type-codes, whose rebuilt `sample` left the
-    /// old table's pages free), then unmarks it: the file shrinks to its pages in use. Runs at
-    /// open, before any reader; a crash before the unmarking only vacuums again.
-    func vacuumIfPending() throws {
-        let pending = try write { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM store_info WHERE key = ?", arguments: [Self.vacuumPendingKey]) }
-        guard pending == true else { return }
-        try Self.mapErrors(path: displayPath) { try writer.vacuum() }
-        try write { db in try db.execute(sql: "DELETE FROM store_info WHERE key = ?", arguments: [Self.vacuumPendingKey]) }
-    }
-
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -352,7 +361,7 @@ extension HealthDatabase {
                 CREATE TABLE sample_new (
                     id INTEGER PRIMARY KEY,
                     uuid BLOB NOT NULL UNIQUE,
-                    type INTEGER NOT NULL,
+                    type INTEGER NOT NULL REFERENCES sample_type(id),
                     kind INTEGER NOT NULL,
                     start REAL NOT NULL,
                     "end" REAL NOT NULL,

@@ -96,7 +96,7 @@ final class HealthDatabase: Sendable {
             // A store migrated to v18-sync-column-index drops the sync index rows its columns answer.
             try database.moveSyncIndexIfPending()
             // A store whose `sample` table v20-type-codes rebuilt gives back the old table's pages.
-            try database.vacuumIfPending()
+            database.vacuumIfPending()
             // "Recently deleted" keeps deleted samples for 30 days: older ones go now.
             try database.purgeRecentlyDeleted()
             return database

@@ -246,5 +246,14 @@ struct TypeCodeMigrationTests {
         #expect(try await Self.integer(folder, "SELECT count(*) FROM sample_type") == 3)
         #expect(try await Self.integer(folder, "SELECT max(type) FROM sample WHERE type = 2") == 2)
         #expect(try await store.runSampleQuery(Self.steps).count == 1)
+
+        // A row can never name a code the map lacks, nor hold an identifier's text (as a process
+        // from before v20 that had the store open would write): the foreign key refuses both.
+        let queue = try DatabaseQueue(path: folder.database.path)
+        #expect(throws: DatabaseError.self) { try queue.write { db in try db.execute(sql: "UPDATE sample SET type = 9999 WHERE type = 2") } }
+        #expect(throws: DatabaseError.self) {
+            try queue.write { db in try db.execute(sql: "UPDATE sample SET type = ? WHERE type = 2", arguments: [HKQuantityTypeIdentifier.stepCount.rawValue]) }
+        }
+        #expect(try await store.runSampleQuery(Self.steps).count == 1)
     }
 }
