@@ -178,7 +178,8 @@ extension AppleHealthExportGenerator {
             let latitude = centerLatitude + north / 111_320 + Double(jitter / 40_000 % 30) / 1e7
             let longitude = centerLongitude + east / 75_000 + Double(jitter / 1_200_000 % 30) / 1e7
             elevation += sin(Double(index) / 151) * 0.08 + Double(jitter / 36_000_000 % 2_000 - 1_000) / 1e5
-            let course = (450 - angle * 180 / .pi + Double(jitter / 72_000_000_000 % 1_000) / 1_000).truncatingRemainder(dividingBy: 360)
+            var course = (450 - angle * 180 / .pi + Double(jitter / 72_000_000_000 % 1_000) / 1_000).truncatingRemainder(dividingBy: 360)
+            if course < 0 { course += 360 }
             let horizontal = 1_800 + (index / 60 % 7) * 350 + jitter / 72_000_000_000_000 % 400
             try out.write("   <trkpt lon=\"\(fixed(Int((longitude * 1e6).rounded()), 6))\" lat=\"\(fixed(Int((latitude * 1e6).rounded()), 6))\">"
                 + "<ele>\(fixed(Int((elevation * 1e6).rounded()), 6))</ele><time>\(isoDate(workout.start + index))</time>"
@@ -396,7 +397,7 @@ struct PersonDay {
         case .basalEnergy:
             for slot in 0..<288 {
                 let start = midnight + slot * 300
-                try add(record(kind, unit: "kcal", value: Generator.fixed(1_050 + noise(30, slot) % 250, 3), source: watch, start: start,
+                try add(record(kind, unit: "kcal", value: Generator.fixed(5_250 + noise(30, slot) % 1_250, 3), source: watch, start: start,
                                end: start + 300))
             }
         case .activeEnergy:
