@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// An HTTP/1.1 client over a blocking socket to 127.0.0.1, on a Dispatch thread: it sends a
 /// request whose body is produced piece by piece (a generated upload of hundreds of megabytes is
@@ -39,14 +40,7 @@ struct StreamingClient: Sendable {
         let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketDescriptor >= 0 else { throw WebTestFailure("socket: \(errno)") }
         defer { close(socketDescriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw WebTestFailure("connect: \(errno)") }
+        guard LoopbackSocket.connect(socketDescriptor, port: port) else { throw WebTestFailure("connect: \(errno)") }
         let chunked = method != "GET" && contentLength == nil
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }

@@ -41,6 +41,22 @@ import TestSupport
     }
 
     /// Kicks off `Patient/$export` on `server`, polls `poller` until the manifest, and downloads its one Observation file from `server`.
+    /// Stores ``observationCount`` Observations of a new wallet, which grants them to a new backend
+    /// app; returns both and that app's access token (`patient/Observation.rs`).
+    static func grantedToken(_ world: TestWorld) async throws -> (wallet: TestParty, app: TestParty, token: String) {
+        let wallet = try await world.register(.wallet("w1", firstName: "A"))
+        let app = try await world.register(.app("backend"))
+        var change = TrustChange()
+        for index in 0..<observationCount {
+            change.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(type: "Observation", id: "o\(index)", patient: wallet.csi, versionID: 1,
+                                                                                 lastUpdated: world.now, json: observation(index))))
+        }
+        try await world.store.commit(change)
+        #expect(try await world.grant(from: wallet, to: [app], resource: "Observation", sensitivity: []).status == 200)
+        let response = try await world.clientCredentials(app, scope: "patient/Observation.rs", patient: wallet)
+        return (wallet, app, try #require(world.json(response)["access_token"]?.stringValue))
+    }
+
     static func export(_ server: RunningServer, polledOn poller: RunningServer, token: String) async throws
         -> (location: String, manifest: JSONObject, url: String, bytes: [UInt8]) {
         let kickoff = try await BulkExportTests.send(server, .GET, "/fhir/Patient/$export?_type=Observation", token: token,
@@ -77,17 +93,7 @@ import TestSupport
                 await world.close()
             }
         }) {
-            let wallet = try await world.register(.wallet("w1", firstName: "A"))
-            let app = try await world.register(.app("backend"))
-            var change = TrustChange()
-            for index in 0..<Self.observationCount {
-                change.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(type: "Observation", id: "o\(index)", patient: wallet.csi, versionID: 1,
-                                                                                     lastUpdated: world.now, json: Self.observation(index))))
-            }
-            try await world.store.commit(change)
-            #expect(try await world.grant(from: wallet, to: [app], resource: "Observation", sensitivity: []).status == 200)
-            let response = try await world.clientCredentials(app, scope: "patient/Observation.rs", patient: wallet)
-            let token = try #require(world.json(response)["access_token"]?.stringValue)
+            let (wallet, app, token) = try await Self.grantedToken(world)
 
             // Kicked off on one server, polled on the other (same database), downloaded from both: the same bytes.
             let (location, manifest, url, bytes) = try await Self.export(first, polledOn: second, token: token)
@@ -295,17 +301,7 @@ import TestSupport
             await server.stop()
             await world.close()
         }) {
-            let wallet = try await world.register(.wallet("w1", firstName: "A"))
-            let app = try await world.register(.app("backend"))
-            var change = TrustChange()
-            for index in 0..<Self.observationCount {
-                change.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(type: "Observation", id: "o\(index)", patient: wallet.csi, versionID: 1,
-                                                                                     lastUpdated: world.now, json: Self.observation(index))))
-            }
-            try await world.store.commit(change)
-            #expect(try await world.grant(from: wallet, to: [app], resource: "Observation", sensitivity: []).status == 200)
-            let response = try await world.clientCredentials(app, scope: "patient/Observation.rs", patient: wallet)
-            let token = try #require(world.json(response)["access_token"]?.stringValue)
+            let token = try await Self.grantedToken(world).token
             let (location, _, url, bytes) = try await Self.export(server, polledOn: server, token: token)
             #expect(bytes.count > 2 * (1 << 20))
             let jobID = String(location.split(separator: "/").last ?? "")
@@ -357,14 +353,7 @@ import TestSupport
                     defer { close(descriptor) }
                     var size: Int32 = 4_096
                     _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-                    var address = sockaddr_in()
-                    address.sin_family = sa_family_t(AF_INET)
-                    address.sin_port = in_port_t(UInt16(port).bigEndian)
-                    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                    let connected = withUnsafePointer(to: &address) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                    }
-                    guard connected == 0 else { throw TestSkip("connect: \(errno)") }
+                    guard LoopbackSocket.connect(descriptor, port: port) else { throw TestSkip("connect: \(errno)") }
                     let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(token)\r\n\r\n".utf8)
                     guard request.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
                         throw TestSkip("send: \(errno)")
