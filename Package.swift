@@ -601,7 +601,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FhirBlocksDeploymentTests",
-            dependencies: ["FhirBlocksDeployment", "FhirBlocksServer", "FhirBlocks", "SmartHealthCards"],
+            dependencies: ["TestSupport", "FhirBlocksDeployment", "FhirBlocksServer", "FhirBlocks", "SmartHealthCards"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

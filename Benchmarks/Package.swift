@@ -181,6 +181,7 @@ let package = Package(
         .executableTarget(
             name: "ServerBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "FhirBlocks", package: "OpenHealthKit"),
                 .product(name: "FhirBlocksServer", package: "OpenHealthKit"),
                 .product(name: "FhirBlocksSQLite", package: "OpenHealthKit"),

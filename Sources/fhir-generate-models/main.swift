@@ -14,7 +14,7 @@ arguments.removeAll { $0 == "--search-parameters" }
 var release = FHIRRelease.r4
 if let flag = arguments.firstIndex(of: "--release") {
     guard flag + 1 < arguments.count, let chosen = FHIRRelease(rawValue: arguments[flag + 1]) else {
-        FileHandle.standardError.write(Data("fhir-generate-models: --release takes r4 or dstu2\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("fhir-generate-models: --release takes r4 or dstu2\n".utf8))
         exit(2)
     }
     release = chosen
@@ -34,7 +34,7 @@ if searchParameters {
         print("wrote \(table.path)")
         exit(0)
     } catch {
-        FileHandle.standardError.write(Data("fhir-generate-models: \(error)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("fhir-generate-models: \(error)\n".utf8))
         exit(1)
     }
 }
@@ -42,6 +42,6 @@ do {
     let count = try ModelGenerator(definitionsFolder: definitions, release: release).write(to: output)
     print("wrote \(count) files to \(output.path)")
 } catch {
-    FileHandle.standardError.write(Data("fhir-generate-models: \(error)\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("fhir-generate-models: \(error)\n".utf8))
     exit(1)
 }

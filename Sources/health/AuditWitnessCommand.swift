@@ -58,7 +58,7 @@ struct AuditWitnessCommand: AsyncParsableCommand {
             print("the witness cosigned the checkpoint of size \(done.treeSize) (it had cosigned size \(done.oldSize)); "
                   + "\(done.lines.count) cosignature line\(done.lines.count == 1 ? "" : "s") kept")
         case .failure(let failure):
-            FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("error: \(failure)\n".utf8))
             throw ExitCode(1)
         }
     }

@@ -116,7 +116,7 @@ struct FhirBlocksGrantOptions: ParsableArguments {
 enum FhirBlocksCLI {
     /// A refusal: printed as `error: …`, exit 1.
     static func refuse(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("Error: \(message)\n".utf8))
         return ExitCode(1)
     }
 

@@ -33,7 +33,7 @@ struct FhirFormatCommand: AsyncParsableCommand {
         do {
             text = try version.reencode(bytes, style: minified ? .compact : .pretty)
         } catch {
-            FileHandle.standardError.write(Data("\(file): \(error)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("\(file): \(error)\n".utf8))
             throw ExitCode(1)
         }
         text.append(UInt8(ascii: "\n"))
@@ -44,7 +44,7 @@ struct FhirFormatCommand: AsyncParsableCommand {
                 throw UsageError("cannot write '\(output)': \(error.localizedDescription)")
             }
         } else {
-            FileHandle.standardOutput.write(Data(text))
+            try? FileHandle.standardOutput.write(contentsOf: Data(text))
         }
     }
 }

@@ -61,7 +61,7 @@ struct HealthCommand: AsyncParsableCommand {
         case .success, .refused:
             exit(withError: error)
         case .usageOrIO:
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            try? FileHandle.standardError.write(contentsOf: Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(CLIExitStatus.usageOrIO.rawValue)
         }
     }
@@ -70,7 +70,7 @@ struct HealthCommand: AsyncParsableCommand {
     static func exit(reporting error: any Error) -> Never {
         let report = ErrorReport(error)
         if let message = report.message {
-            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("Error: \(message)\n".utf8))
         }
         Foundation.exit(report.status.rawValue)
     }

@@ -35,7 +35,7 @@ final class ImportProgressBar: Sendable {
         let text = "\r\u{1B}[K" + Self.line(fraction: fraction, samples: count, noun: noun)
         state.withLock { drawn in
             drawn = true
-            FileHandle.standardError.write(Data(text.utf8))
+            try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
         }
     }
 
@@ -43,7 +43,7 @@ final class ImportProgressBar: Sendable {
     func finish() {
         guard enabled else { return }
         state.withLock { drawn in
-            if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+            if drawn { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
             drawn = false
         }
     }

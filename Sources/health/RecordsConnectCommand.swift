@@ -72,7 +72,7 @@ struct RecordsConnectCommand: AsyncParsableCommand {
         do {
             result = .success(try await connector.connect(fhirBase: fhirBase, options: options) { url in
                 // Written at once (not buffered): whoever reads the pipe needs the URL now.
-                FileHandle.standardOutput.write(Data("Open this address and approve the connection (with your wallet):\n\(url)\n".utf8))
+                try? FileHandle.standardOutput.write(contentsOf: Data("Open this address and approve the connection (with your wallet):\n\(url)\n".utf8))
                 BrowserOpener.open(url)
             })
         } catch {

@@ -132,7 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let host = self.host
         let application = buildApplication(service: service, host: host, port: port, connectionLimits: limits, tls: tls, logger: logger) { bound in
-            FileHandle.standardOutput.write(Data("listening on \(service.baseURL)\n".utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data("listening on \(service.baseURL)\n".utf8))
             logger.info("FhirBlocks server listening", metadata: ["host": "\(host)", "port": "\(bound)", "mode": "\(protocolMode.rawValue)"])
         }
         do {

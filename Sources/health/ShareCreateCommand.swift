@@ -126,7 +126,7 @@ struct ShareCreateCommand: AsyncParsableCommand {
             object.members.insert(JSONMember("viewerLink", .string(created.viewerLink)), at: 0)
             object.members.insert(JSONMember("link", .string(created.link)), at: 0)
             print(JSONWriter.string(.object(object), style: .pretty))
-            if let qrText { FileHandle.standardError.write(Data((qrText + "\n").utf8)) }
+            if let qrText { try? FileHandle.standardError.write(contentsOf: Data((qrText + "\n").utf8)) }
             return
         }
         print(link)

@@ -29,7 +29,7 @@ struct ShcDecodeCommand: AsyncParsableCommand {
             guard let header = report.header, let payload = report.payload else {
                 failed = true
                 let reason = report.errors.first.map(\.message) ?? "not a decodable card"
-                FileHandle.standardError.write(Data("\(input): \(reason)\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("\(input): \(reason)\n".utf8))
                 continue
             }
             print("header:")

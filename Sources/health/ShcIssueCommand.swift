@@ -91,7 +91,7 @@ struct ShcIssueCommand: AsyncParsableCommand {
         if let qr {
             try writeQRCodes(qrTexts, to: qr)
         }
-        if let rid { FileHandle.standardError.write(Data("rid: \(rid)\n".utf8)) }
+        if let rid { try? FileHandle.standardError.write(contentsOf: Data("rid: \(rid)\n".utf8)) }
     }
 
     private func writeQRCodes(_ texts: [String], to destination: String) throws {

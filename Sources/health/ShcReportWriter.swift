@@ -89,7 +89,7 @@ struct ShcReportWriter {
     /// Writes what is buffered to standard output.
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
+        try? FileHandle.standardOutput.write(contentsOf: Data(buffer))
         buffer.removeAll(keepingCapacity: true)
     }
 

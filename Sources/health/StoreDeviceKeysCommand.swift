@@ -37,7 +37,7 @@ struct StoreDeviceKeysGenerateCommand: AsyncParsableCommand {
         } catch {
             throw UsageError("cannot write the key to \(out): \(error)")
         }
-        FileHandle.standardError.write(Data("key \(DeviceKeyIdentifier(key.publicKey)) written to \(out)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("key \(DeviceKeyIdentifier(key.publicKey)) written to \(out)\n".utf8))
         print(key.publicKey.pemRepresentation)
     }
 }

@@ -198,7 +198,7 @@ func formatNumber(_ value: Double) -> String {
 
 /// Writes to standard error.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
 }
 
 /// Runs `work`, showing a spinner on standard error while it takes longer than half a second,
@@ -210,14 +210,14 @@ func withActivity<T: Sendable>(_ label: String, _ work: () async throws -> T) as
         let frames = ["|", "/", "-", "\\"]
         var index = 0
         while !Task.isCancelled {
-            FileHandle.standardError.write(Data("\r\(label) \(frames[index % frames.count])".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("\r\(label) \(frames[index % frames.count])".utf8))
             index += 1
             try await Task.sleep(nanoseconds: 120_000_000)
         }
     }
     defer {
         spinner.cancel()
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
     }
     return try await work()
 }
@@ -240,11 +240,11 @@ struct Progress {
     func update(_ done: Int) {
         guard interactive || lines else { return }
         let counts = total.map { "\(done)/\($0)" } ?? "\(done)"
-        FileHandle.standardError.write(Data((lines ? "\(label) \(counts)\n" : "\r\(label) \(counts)").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((lines ? "\(label) \(counts)\n" : "\r\(label) \(counts)").utf8))
     }
 
     func finish() {
         guard interactive, !lines else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\n".utf8))
     }
 }

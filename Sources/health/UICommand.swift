@@ -58,7 +58,7 @@ struct UICommand: AsyncParsableCommand {
         let open = self.open
         try await webApp.run(port: port, logger: logger) { bound in
             let url = webApp.startURL(port: bound)
-            FileHandle.standardOutput.write(Data("open \(url)\n".utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data("open \(url)\n".utf8))
             if open { Self.openInBrowser(url) }
         }
     }

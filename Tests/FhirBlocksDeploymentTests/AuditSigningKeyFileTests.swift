@@ -2,12 +2,13 @@ import FhirBlocks
 import FhirBlocksDeployment
 import FhirBlocksServer
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("The audit log's signing key file")
 struct AuditSigningKeyFileTests {
     private static func folder() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("audit-key-\(UUID().uuidString)/data").path
+        ScratchFolders.url("audit-key").appendingPathComponent("data").path
     }
 
     @Test("Created once, private, and the same key on every later start")
@@ -56,7 +57,7 @@ struct AuditSigningKeyFileTests {
 struct AuditSigningKeyFileReadTests {
     @Test("load(in:) reads the key the server created, refuses a missing one without creating it, and one open to others like the server")
     func loadOnly() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("audit-key-read-\(UUID().uuidString)/data").path
+        let folder = ScratchFolders.url("audit-key-read").appendingPathComponent("data").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect { try AuditSigningKeyFile.load(in: folder) } throws: { "\($0)".contains("does not exist") }
         #expect(!FileManager.default.fileExists(atPath: folder))

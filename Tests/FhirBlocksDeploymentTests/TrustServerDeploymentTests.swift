@@ -2,13 +2,14 @@ import FhirBlocks
 import FhirBlocksDeployment
 import FhirBlocksServer
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Putting the trust server together from its data folder")
 struct TrustServerDeploymentTests {
     @Test("A new folder gets a private audit key and a migrated SQLite store; reopening keeps the key")
     func sqliteFolder() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deployment-\(UUID().uuidString)/data").path
+        let folder = ScratchFolders.url("deployment").appendingPathComponent("data").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let first = try await TrustServerDeployment.open(dataDirectory: folder, configuration: ServerConfiguration())
         let key = first.service.auditKey.publicKey.spkiBase64
@@ -23,7 +24,7 @@ struct TrustServerDeploymentTests {
 
     @Test("A database that cannot be opened is a typed failure that names the part")
     func unusableDatabase() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deployment-\(UUID().uuidString)").path
+        let folder = ScratchFolders.url("deployment").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/fhirblocks.sqlite", withIntermediateDirectories: true)
         await #expect { _ = try await TrustServerDeployment.open(dataDirectory: folder, configuration: ServerConfiguration()) } throws: {

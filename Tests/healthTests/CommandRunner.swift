@@ -29,7 +29,10 @@ struct CommandRunner {
         return URL(fileURLWithPath: ".build/debug/health")
     }
 
-    func launch(_ arguments: [String], environment: [String: String] = [:], executable: URL = Self.executable) throws -> (ChildProcess, Pipe, Pipe) {
+    /// With `outputClosed`, the reading end of standard output is closed before the child starts,
+    /// as when its reader (`| head -1`) has gone: every write the child makes there fails.
+    func launch(_ arguments: [String], environment: [String: String] = [:], executable: URL = Self.executable,
+                outputClosed: Bool = false) throws -> (ChildProcess, Pipe, Pipe) {
         let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
@@ -43,6 +46,7 @@ struct CommandRunner {
         process.standardOutput = .pipe(output)
         process.standardError = .pipe(error)
         process.standardInput = .null
+        if outputClosed { try output.fileHandleForReading.close() }
         try process.run()
         return (process, output, error)
     }

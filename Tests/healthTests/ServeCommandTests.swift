@@ -196,6 +196,28 @@ import Testing
         #expect(result.status == 2 && result.error.contains("compat mode is served only on loopback or behind TLS"), "\(result.error)")
     }
 
+    @Test("With nobody reading its standard output (`health serve | head -1` after the line), the server serves on and stops cleanly")
+    func outputClosedIsNoCrash() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        // The listening line cannot be written, so the port is read from the server's log on
+        // standard error.
+        let (process, _, error) = try runner.launch(["serve", "--port", "0", "--data-dir", runner.folder.appendingPathComponent("data").path,
+                                                     "--log-level", "info"], outputClosed: true)
+        defer { process.terminate() }
+        let log = LineReader(error)
+        var port: Int?
+        while port == nil, let line = await log.next() {
+            if let range = line.range(of: "listening on 127.0.0.1:") { port = Int(line[range.upperBound...].prefix { $0.isNumber }) }
+        }
+        let url = "http://127.0.0.1:\(try #require(port, "no listening address in the log"))"
+        for _ in 0..<3 { #expect(try await Self.send(.GET, "\(url)/util/ping").0 == 200) }
+        #expect(process.isRunning)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "status \(process.terminationStatus)")
+    }
+
     @Test func sigtermStopsCleanly() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }

@@ -1,5 +1,6 @@
 import Foundation
 import OpenHealthKit
+import Synchronization
 
 /// A fresh folder under the system's temporary directory, removed by `remove()`.
 public struct ScratchFolder: Sendable {
@@ -17,6 +18,26 @@ public struct ScratchFolder: Sendable {
     public func remove() {
         try? FileManager.default.removeItem(at: url)
     }
+
+    /// A folder for a fixture that lives as long as the benchmark process (a server and its
+    /// store): removed when the process exits, so repeated runs do not fill the disk.
+    public static func untilExit(_ label: String) throws -> ScratchFolder {
+        let folder = try ScratchFolder(label)
+        ProcessScratch.shared.keep(folder)
+        return folder
+    }
+}
+
+/// The folders ``ScratchFolder/untilExit(_:)`` made, removed by an `atexit` handler.
+private final class ProcessScratch: Sendable {
+    static let shared: ProcessScratch = {
+        atexit { ProcessScratch.shared.folders.withLock { $0 }.forEach { $0.remove() } }
+        return ProcessScratch()
+    }()
+
+    let folders = Mutex<[ScratchFolder]>([])
+
+    func keep(_ folder: ScratchFolder) { folders.withLock { $0.append(folder) } }
 }
 
 /// What the store benchmarks share.

@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Benchmark
-import FHIRCore
+import BenchmarkSupport
 import FhirBlocks
 import FhirBlocksServer
 import FhirBlocksSQLite
 import FhirBlocksStore
+import FHIRCore
 import Foundation
 import Logging
 import NIOCore
@@ -110,7 +111,7 @@ struct ServerPageFixture: Sendable {
     static func start() async throws -> ServerPageFixture {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-pages-\(UUID().uuidString)")
+        let folder = try ScratchFolder.untilExit("fhirblocks-pages").url
         let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
         try await store.migrate()
         let unlimited = RateLimit(perSecond: 1_000_000, burst: 1_000_000)

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import FhirBlocks
 import FhirBlocksServer
 import FhirBlocksSQLite
@@ -115,7 +116,7 @@ final class AuditCommitFixture: Sendable {
     private let rows = RawRowCounter()
 
     init() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-audit-\(UUID().uuidString)")
+        let folder = try ScratchFolder.untilExit("fhirblocks-audit").url
         let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
         try await store.migrate()
         var logger = Logger(label: "bench")

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import FhirBlocks
 import FhirBlocksSQLite
 import FhirBlocksStore
@@ -48,7 +49,7 @@ struct EverythingScaleFixture: Sendable {
     }
 
     static func start() async throws -> EverythingScaleFixture {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-everything-\(UUID().uuidString)")
+        let folder = try ScratchFolder.untilExit("fhirblocks-everything").url
         let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
         try await store.migrate()
         let now = Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000))

@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Benchmark
-import FHIRCore
+import BenchmarkSupport
 import FhirBlocks
 import FhirBlocksServer
 import FhirBlocksSQLite
 import FhirBlocksStore
+import FHIRCore
 import Foundation
 import GRDB
 import Logging
@@ -110,8 +111,7 @@ struct ExportFixture: Sendable {
             }
         }
         if !change.resources.isEmpty { try await store.commit(change) }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-export-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let scratch = try ScratchFolder.untilExit("fhirblocks-export").url.path
         return ExportFixture(base: base, databasePath: store.path, patient: wallet, app: app, appKey: appKey, scratch: scratch,
                              client: HTTPClient(eventLoopGroupProvider: .singleton), ceilingDatabase: try DatabaseQueue(path: store.path))
     }

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import FhirBlocks
 import FhirBlocksSQLite
 import FhirBlocksStore
@@ -62,7 +63,7 @@ actor IndexWriteFixture {
     private var batches = 0
 
     init() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-index-\(UUID().uuidString)")
+        let folder = try ScratchFolder.untilExit("fhirblocks-index").url
         store = try SQLiteTrustStore(path: folder.appendingPathComponent("indexed.sqlite").path)
         try await store.migrate()
         // The same schema, migrated by the store, then written around it.

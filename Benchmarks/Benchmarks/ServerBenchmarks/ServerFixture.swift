@@ -1,8 +1,9 @@
 import AsyncHTTPClient
-import FHIRCore
+import BenchmarkSupport
 import FhirBlocks
 import FhirBlocksServer
 import FhirBlocksSQLite
+import FHIRCore
 import Foundation
 import Hummingbird
 import Logging
@@ -126,7 +127,7 @@ actor ServerFixture {
 /// Starts FhirBlocks on SQLite in a temporary folder, on a free loopback port: its base URL and store.
 func startFhirBlocks(logger: Logger, configuration: ServerConfiguration = ServerConfiguration(),
                      metrics: ServerMetrics = ServerMetrics()) async throws -> (base: String, store: SQLiteTrustStore) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-\(UUID().uuidString)")
+    let folder = try ScratchFolder.untilExit("fhirblocks-server").url
     let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
     try await store.migrate()
     let service = TrustService(store: store, configuration: configuration, auditKey: .generate(), logger: logger, metrics: metrics)

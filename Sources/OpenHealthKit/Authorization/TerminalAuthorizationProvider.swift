@@ -12,7 +12,7 @@ public struct TerminalAuthorizationProvider: AuthorizationProvider {
     /// Prompts on standard input and standard error.
     public init() {
         self.init(readLine: { Swift.readLine() },
-                  write: { FileHandle.standardError.write(Data($0.utf8)) })
+                  write: { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) })
     }
 
     /// Prompts through the given functions.

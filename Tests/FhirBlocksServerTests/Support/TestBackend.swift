@@ -2,6 +2,7 @@ import Testing
 import FhirBlocksSQLite
 import FhirBlocksStore
 import Foundation
+import TestSupport
 
 /// The storage backends every server test runs on: SQLite always; PostgreSQL when
 /// `OPENHEALTHKIT_POSTGRES_URL` names a server (`.ci/run` and `scripts/test.sh` start one).
@@ -20,7 +21,7 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func makeStore() async throws -> any TrustStore {
         switch self {
         case .sqlite:
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-tests-\(UUID().uuidString)")
+            let folder = ScratchFolders.url("fhirblocks-tests")
             let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
             try await store.migrate()
             return store
