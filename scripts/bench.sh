@@ -19,6 +19,13 @@
 #                                         # then the bulk save alone (import-probe save) and `health import
 #                                         # apple-health` of the same export.xml and export.zip with the release
 #                                         # binary, with the ratio and peak memory (/usr/bin/time -v)
+#   scripts/bench.sh person               # a person's generated two-year export (export-generator --days 730; 1.76 M
+#                                         # records, 372 workouts with GPX routes) through the release `health import
+#                                         # apple-health` against healthkit-to-sqlite 1.0.1 (PyPI, installed in
+#                                         # .build/healthkit-to-sqlite-venv) on the same export.zip, in alternating
+#                                         # rounds, then the same zip again into health's store; medians of wall
+#                                         # clock, CPU, peak memory, bytes written and store size beside issue 36's
+#                                         # goals (OPENHEALTHKIT_PERSON_DAYS, OPENHEALTHKIT_PERSON_ROUNDS: 730 and 2)
 #   scripts/bench.sh parsing              # unauthenticated parsers on adversarial 64 KiB and 1 MiB inputs (ParsingBenchmarks)
 #   scripts/bench.sh records              # importing the largest Synthea bundle (RecordsBenchmarks), then
 #                                         # `health records import` of the same file with the release binary
@@ -94,7 +101,7 @@ case "${1:-}" in
 esac
 suite="store"
 case "${1:-}" in
-    store|cards|fhir|fhir-python|server|records|sync|import|parsing|ui|pages|export|size|all) suite="$1"; shift ;;
+    store|cards|fhir|fhir-python|server|records|sync|import|person|parsing|ui|pages|export|size|all) suite="$1"; shift ;;
 esac
 
 # The release `health` binary's size, as built (unstripped: symbols and debug sections) and as
@@ -190,6 +197,87 @@ if [ "$suite" = "fhir-python" ]; then
     probe="$(swift build --package-path Benchmarks -c release --show-bin-path)/fhir-decode-probe"
     .build/fhir-resources-venv/bin/python scripts/bench-fhir-paired.py --probe "$probe" --first-entries 50 "$@" "$smallest"
     .build/fhir-resources-venv/bin/python scripts/bench-fhir-paired.py --probe "$probe" --python-decodes 2 "$@" "$largest"
+    exit 0
+fi
+# A person's export against the tool people use today (issue 36's goals, same file, same run):
+# export-generator --days N writes a person's export (an iPhone and an Apple Watch, a scale,
+# workouts with GPX routes); `health import apple-health` (release binary, a new store each round)
+# and healthkit-to-sqlite 1.0.1 (a new database each round) import the same export.zip in
+# alternating rounds, and after each of health's imports the same zip goes into the same store
+# again (a person exporting again: nothing new to store). Wall clock, CPU (user + system), peak
+# memory and bytes written (File system outputs, 512-byte units) from /usr/bin/time -v, the
+# stores' sizes on disk; then the medians beside the goals.
+if [ "$suite" = "person" ]; then
+    if [ "$mode" != "run" ]; then
+        echo "error: person is not an ordo-one/benchmark suite; it has no stored baseline" >&2
+        exit 2
+    fi
+    days="${OPENHEALTHKIT_PERSON_DAYS:-730}"
+    rounds="${OPENHEALTHKIT_PERSON_ROUNDS:-2}"
+    swift build --package-path Benchmarks -c release --product health >&2
+    swift build --package-path Benchmarks -c release --product export-generator >&2
+    bin="$(swift build --package-path Benchmarks -c release --show-bin-path)"
+    peer_venv=".build/healthkit-to-sqlite-venv"
+    if [ ! -x "$peer_venv/bin/healthkit-to-sqlite" ]; then
+        python3 -m venv "$peer_venv" >&2
+        "$peer_venv/bin/pip" install --quiet --disable-pip-version-check 'healthkit-to-sqlite==1.0.1' >&2
+    fi
+    scratch=$(mktemp -d)
+    trap 'rm -rf "$scratch"' EXIT
+    "$bin/export-generator" --days "$days" "$scratch/export.xml" "$scratch/export.zip" | head -1
+    rm -rf "$scratch/export.xml" "$scratch/workout-routes"
+    # One line of figures: LABEL wall-seconds cpu-seconds peak-KiB bytes-written store-bytes.
+    measure() {
+        local label=$1 store=$2
+        shift 2
+        /usr/bin/time -v "$@" > "$scratch/out.txt" 2> "$scratch/time.txt" || { cat "$scratch/out.txt" "$scratch/time.txt" >&2; exit 1; }
+        awk -F': ' -v label="$label" -v size="$(cat "$store"* 2>/dev/null | wc -c)" '
+            /Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; wall = s }
+            /User time/ { user = $2 }
+            /System time/ { sys = $2 }
+            /Maximum resident set size/ { peak = $2 }
+            /File system outputs/ { written = $2 * 512 }
+            END { printf "%s %.2f %.2f %d %.0f %d\n", label, wall, user + sys, peak, written, size }' "$scratch/time.txt" | tee -a "$scratch/figures.txt"
+    }
+    echo "round figures: label, wall s, CPU s, peak KiB, bytes written, store bytes"
+    for round in $(seq 1 "$rounds"); do
+        rm -rf "$scratch/health" "$scratch/peer.db"*
+        mkdir -p "$scratch/health"
+        OPENHEALTHKIT_STORE="$scratch/health/health.sqlite" measure health "$scratch/health/health.sqlite" \
+            "$bin/health" import apple-health "$scratch/export.zip"
+        OPENHEALTHKIT_STORE="$scratch/health/health.sqlite" measure again "$scratch/health/health.sqlite" \
+            "$bin/health" import apple-health "$scratch/export.zip"
+        measure peer "$scratch/peer.db" "$peer_venv/bin/healthkit-to-sqlite" "$scratch/export.zip" "$scratch/peer.db"
+    done
+    python3 - "$scratch/figures.txt" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    label, *values = line.split()
+    rows.setdefault(label, []).append([float(v) for v in values])
+def median(label, column):
+    return statistics.median(row[column] for row in rows[label])
+WALL, CPU, PEAK, WRITTEN, SIZE = range(5)
+h, a, p = "health", "again", "peer"
+print()
+print(f"medians of {len(rows[h])} rounds:")
+for label, name in ((h, "health import apple-health"), (a, "the same zip again"), (p, "healthkit-to-sqlite 1.0.1")):
+    print(f"  {name}: {median(label, WALL):.1f} s wall, {median(label, CPU):.1f} s CPU, peak {median(label, PEAK) / 1024:.0f} MB, "
+          f"{median(label, WRITTEN) / 1e9:.2f} GB written, store {median(label, SIZE) / 1e6:.1f} MB")
+def goal(text, value, met):
+    print(f"  {'met    ' if met else 'not met'}  {text}: {value}")
+print("goals (issue 36):")
+throughput = median(p, WALL) / median(h, WALL)
+goal("throughput >= 3x the peer's (by wall clock)", f"{throughput:.2f}x (by CPU {median(p, CPU) / median(h, CPU):.2f}x)", throughput >= 3)
+again = median(a, WALL) / median(h, WALL)
+goal("re-import <= 1/4 of the first import (by wall clock)", f"{again * 100:.1f} % (by CPU {median(a, CPU) / median(h, CPU) * 100:.1f} %)", again <= 0.25)
+size = median(h, SIZE) / median(p, SIZE)
+goal("store no larger than the peer's database", f"{size:.2f}x", size <= 1)
+written = median(h, WRITTEN) / median(h, SIZE)
+goal("bytes written <= 3x the store's size", f"{written:.1f}x (the peer: {median(p, WRITTEN) / median(p, SIZE):.1f}x)", written <= 3)
+peak = max(median(h, PEAK), median(a, PEAK)) / 1024
+goal("peak memory < 150 MB", f"{peak:.0f} MB", peak < 150)
+PY
     exit 0
 fi
 case "$suite" in
