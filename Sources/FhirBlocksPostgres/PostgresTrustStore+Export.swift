@@ -46,6 +46,26 @@ extension PostgresTrustStore {
         return PostgresRows.bytes(data)
     }
 
+    /// Sends the file's chunks one at a time, each copied once from the row as it arrived
+    /// straight into the caller's piece (not into an array first).
+    public func sendExportFile<Piece: ExportFilePiece>(id: String, output: ExportOutput, to send: (Piece) async throws -> Void) async throws {
+        for sequence in 0..<output.chunks {
+            guard let piece: Piece = try await exportPiece(id: id, type: output.type, sequence: sequence) else {
+                throw ExportFileMissing(job: id, type: output.type)
+            }
+            try await send(piece)
+        }
+    }
+
+    /// One chunk copied into a new piece (the row let go before the piece is sent); nil when
+    /// the chunk is not stored or holds no bytes.
+    private func exportPiece<Piece: ExportFilePiece>(id: String, type: String, sequence: Int) async throws(TrustStoreError) -> Piece? {
+        guard let row = try await rows(ExportSQL.chunk(id: id, type: type, sequence: sequence)).first else { return nil }
+        let (data) = try PostgresRows.decode(row, as: (ByteBuffer).self, table: "export_chunk")
+        guard data.readableBytes > 0 else { return nil }
+        return data.withUnsafeReadableBytes { Piece(copying: $0) }
+    }
+
     public func deleteExportJob(id: String) async throws(TrustStoreError) -> Bool {
         let statements = ExportSQL.delete(id: id)
         return try await withTransaction { connection, logger in

@@ -77,7 +77,7 @@ extension SQLiteTrustStore {
     public func sendExportFile<Piece: ExportFilePiece>(id: String, output: ExportOutput, to send: (Piece) async throws -> Void) async throws {
         guard let files = exportFiles, let descriptor = try await files.openForReading(job: id, type: output.type) else {
             // No file on disk: a job written before the files went to disk (or in memory).
-            try await sendExportChunks(id: id, output: output, to: send)
+            try await sendDatabaseChunks(id: id, output: output, to: send)
             return
         }
         // The open file stays readable when the job is deleted meanwhile. Each piece is read
@@ -102,6 +102,24 @@ extension SQLiteTrustStore {
             throw error
         }
         await files.closeFile(descriptor)
+    }
+
+    /// Sends the file's chunks stored in the database one at a time, each copied once from
+    /// SQLite's row straight into the caller's piece (not into `Data` and an array first).
+    private func sendDatabaseChunks<Piece: ExportFilePiece>(id: String, output: ExportOutput, to send: (Piece) async throws -> Void) async throws {
+        for sequence in 0..<output.chunks {
+            let statement = ExportSQL.chunk(id: id, type: output.type, sequence: sequence)
+            let piece: Piece? = try await read { db in
+                let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: Self.arguments(statement.arguments))
+                guard let row = try rows.next() else { return nil }
+                return try row.withUnsafeData(atIndex: 0) { data -> Piece? in
+                    guard let data, !data.isEmpty else { return nil }
+                    return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in Piece(copying: bytes) }
+                }
+            }
+            guard let piece else { throw ExportFileMissing(job: id, type: output.type) }
+            try await send(piece)
+        }
     }
 
     public func deleteExportJob(id: String) async throws(TrustStoreError) -> Bool {

@@ -66,6 +66,14 @@ public struct ServerConfiguration: Sendable {
     /// Bulk Data export: how long a job and its files are kept after it was asked for, in
     /// seconds (24 h by default; `health serve --export-retention`).
     public var exportRetentionSeconds: Int64 = 86_400
+    /// Bulk Data export: the most export files one server sends at once (6 by default; at least
+    /// 1). A download holds at most three pieces of its file in memory at a time (one being
+    /// written, one waiting to be, one read ahead or being copied from its row): 1 MiB each
+    /// from a file on disk, a chunk of 1 to about 3 MiB from PostgreSQL, so 6 downloads hold at
+    /// most about 18 MiB (SQLite) or 54 MiB (PostgreSQL, every chunk at its largest). A download
+    /// past the cap is answered at once with `503`, `Retry-After` and an OperationOutcome
+    /// (`throttled`); nothing waits for a place.
+    public var maximumExportDownloads = 6
     /// SMART Backend Services: whether a client may register a `jwks_uri` on `http` to a
     /// loopback address (127.0.0.1, `::1`, `localhost`), for tests; otherwise (the default)
     /// only `https` key set URLs are accepted.

@@ -100,12 +100,16 @@ extension ExportFilePiece {
 
     /// A piece holding a copy of `bytes`.
     public init(copying bytes: [UInt8]) {
-        self.init(capacity: bytes.count)
-        bytes.withUnsafeBytes { source in
-            append(upTo: source.count) { target in
-                target.copyMemory(from: source)
-                return source.count
-            }
+        self = bytes.withUnsafeBytes { Self(copying: $0) }
+    }
+
+    /// A piece holding a copy of the bytes at `source` (a row's bytes as the database driver
+    /// holds them, copied once, straight into the piece).
+    public init(copying source: UnsafeRawBufferPointer) {
+        self.init(capacity: source.count)
+        append(upTo: source.count) { target in
+            target.copyMemory(from: source)
+            return source.count
         }
     }
 }
@@ -117,10 +121,15 @@ extension [UInt8]: ExportFilePiece {
         reserveCapacity(capacity)
     }
 
+    /// `fill` writes into the array itself, after its bytes (room made for `count` bytes, then
+    /// cut to what it wrote): no second array, and no copy of what it read.
     public mutating func append(upTo count: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows {
-        var written = [UInt8](repeating: 0, count: count)
-        let filled = try written.withUnsafeMutableBytes(fill)
-        append(contentsOf: written.prefix(Swift.min(Swift.max(filled, 0), count)))
+        let start = self.count
+        append(contentsOf: repeatElement(0, count: Swift.max(count, 0)))
+        var kept = 0
+        defer { removeLast(self.count - start - kept) }
+        let filled = try withUnsafeMutableBytes { all in try fill(UnsafeMutableRawBufferPointer(rebasing: all[start...])) }
+        kept = Swift.min(Swift.max(filled, 0), Swift.max(count, 0))
     }
 }
 

@@ -18,6 +18,10 @@ import NIOCore
 /// | `/bulk-export/{job}` | status: 202 with `X-Progress` and `Retry-After`, then 200 with the manifest | cancel: the job and its files deleted (202) |
 /// | `/bulk-export/{job}/{Type}.ndjson` | one file, `application/fhir+ndjson`, streamed a piece at a time from the store (SQLite: from disk) | – |
 ///
+/// A server sends at most ``ServerConfiguration/maximumExportDownloads`` files at once
+/// (``ExportDownloads``); a download past that is answered 503 with `Retry-After` and an
+/// OperationOutcome (`throttled`).
+///
 /// `%24export` (the `$` percent-encoded) is answered as `$export`.
 ///
 /// A kick-off needs a token with a `system/` or `patient/` scope that reads (403 otherwise),
@@ -37,12 +41,15 @@ struct BulkExportController: TrustEndpoints {
     let committer: ChangeCommitter
     /// Runs the jobs on this server.
     let runner: BulkExportRunner
+    /// The cap on the files this server sends at once (``ServerConfiguration/maximumExportDownloads``).
+    let downloads: ExportDownloads
 
     init(store: any ExportStore, trustLedger: TrustLedger, committer: ChangeCommitter, runner: BulkExportRunner) {
         self.store = store
         self.trustLedger = trustLedger
         self.committer = committer
         self.runner = runner
+        downloads = ExportDownloads(limit: trustLedger.configuration.maximumExportDownloads)
     }
 
     /// The controller over `service`'s components, with a runner of its own.
@@ -312,6 +319,13 @@ struct BulkExportController: TrustEndpoints {
               let output = try? await store.exportOutputs(id: job.id).first(where: { $0.type == type }) else {
             return Self.outcome(404, "not-found", "unknown export file")
         }
+        // Past the server's cap, refused at once (never waiting for a place): 503, since the
+        // server is busy with other clients' downloads, not this client asking too often (429).
+        guard let permit = downloads.take() else {
+            logger.notice("an export download was refused: the server sends as many as it allows", metadata: ["limit": "\(downloads.limit)"])
+            return Self.outcome(503, "throttled", "the server is sending as many export files as it allows at once (\(downloads.limit)); "
+                                + "retry after \(Self.downloadRetryAfterSeconds) s", headers: [("Retry-After", String(Self.downloadRetryAfterSeconds))])
+        }
         let store = self.store
         let id = job.id
         var fields = HTTPFields()
@@ -319,12 +333,20 @@ struct BulkExportController: TrustEndpoints {
         // One piece read from the store (a file on disk, or a chunk in the database) at a time,
         // into the buffer that is written, and let go.
         return Response(status: .ok, headers: fields, body: ResponseBody { writer in
+            // A send that fails (the client left) gives the place back too.
+            defer { permit.release() }
             try await store.sendExportFile(id: id, output: output) { (piece: DownloadPiece) in
                 try await writer.write(piece.buffer)
             }
+            // Given back before the body's end is sent: a client that read the whole file may
+            // start its next download at once.
+            permit.release()
             try await writer.finish(nil)
         })
     }
+
+    /// The `Retry-After` of a download refused past the cap, in seconds.
+    static let downloadRetryAfterSeconds = 5
 
     /// A piece of a download in the buffer the response writes: a file on disk is read into it directly.
     struct DownloadPiece: ExportFilePiece {
