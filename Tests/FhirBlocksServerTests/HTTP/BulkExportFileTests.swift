@@ -23,9 +23,9 @@ import TestSupport
     /// lines kept whole is one chunk) and a few pieces of a download (``ExportFilePiece/readSize``).
     static let observationCount = 7_000
 
-    /// An Observation of about 400 bytes.
-    static func observation(_ index: Int) -> [UInt8] {
-        let note = String(repeating: "n", count: 260)
+    /// An Observation of about 400 bytes (a note of `noteLength` characters and about 140 more).
+    static func observation(_ index: Int, noteLength: Int = 260) -> [UInt8] {
+        let note = String(repeating: "n", count: noteLength)
         return Array(#"{"resourceType":"Observation","id":"o\#(index)","status":"final","code":{"text":"reading \#(index)"},"note":[{"text":"\#(note)"}]}"#
             .utf8)
     }
@@ -43,13 +43,13 @@ import TestSupport
     /// Kicks off `Patient/$export` on `server`, polls `poller` until the manifest, and downloads its one Observation file from `server`.
     /// Stores ``observationCount`` Observations of a new wallet, which grants them to a new backend
     /// app; returns both and that app's access token (`patient/Observation.rs`).
-    static func grantedToken(_ world: TestWorld) async throws -> (wallet: TestParty, app: TestParty, token: String) {
+    static func grantedToken(_ world: TestWorld, noteLength: Int = 260) async throws -> (wallet: TestParty, app: TestParty, token: String) {
         let wallet = try await world.register(.wallet("w1", firstName: "A"))
         let app = try await world.register(.app("backend"))
         var change = TrustChange()
         for index in 0..<observationCount {
             change.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(type: "Observation", id: "o\(index)", patient: wallet.csi, versionID: 1,
-                                                                                 lastUpdated: world.now, json: observation(index))))
+                                                                                 lastUpdated: world.now, json: observation(index, noteLength: noteLength))))
         }
         try await world.store.commit(change)
         #expect(try await world.grant(from: wallet, to: [app], resource: "Observation", sensitivity: []).status == 200)
@@ -334,6 +334,55 @@ import TestSupport
         }
     }
 
+    /// A server sends at most `maximumExportDownloads` files at once (here 2). Two downloads whose
+    /// client stops reading once it has the answer's head (a receive buffer of 4 KiB, and the
+    /// file, about 13 MB, larger than the most the kernel's send buffer may grow to with 4 MiB
+    /// more: the server is still sending, held in its write) hold both places, so a third is refused
+    /// at once: 503, `Retry-After` and an OperationOutcome (`throttled`). The two then read on,
+    /// each the whole file byte for byte; once the first has ended a new download is sent whole
+    /// while the second is still held, and once both have, another.
+    @Test(arguments: TestBackend.available)
+    func downloadsPastTheCapAreRefusedUntilOneEnds(backend: TestBackend) async throws {
+        let world = try await TestWorld.make(backend, configure: { $0.maximumExportDownloads = 2 })
+        let server = try await RunningServer.start(world.service)
+        try await withTeardown({
+            await server.stop()
+            await world.close()
+        }) {
+            #expect(world.service.configuration.maximumExportDownloads == 2)
+            let token = try await Self.grantedToken(world, noteLength: 1_800).token
+            let (_, _, url, bytes) = try await Self.export(server, polledOn: server, token: token)
+            try #require(bytes.count > Self.largestSendBuffer() + 4 * (1 << 20), "the file must not fit in the server's buffers")
+            let path = url.hasPrefix(TestWorld.base) ? String(url.dropFirst(TestWorld.base.count)) : url
+
+            let first = try await HeldDownload.start(port: server.port, path: path, token: token)
+            defer { first.close() }
+            let second = try await HeldDownload.start(port: server.port, path: path, token: token)
+            defer { second.close() }
+            #expect(first.status == 200 && second.status == 200)
+
+            let refused = try await BulkExportTests.send(server, .GET, url, token: token)
+            #expect(refused.status == 503)
+            #expect(BulkExportTests.header(refused, "Retry-After") == String(BulkExportController.downloadRetryAfterSeconds))
+            let outcome = try? JSONParser.parse(refused.body).objectValue
+            #expect(outcome?["resourceType"] == .string("OperationOutcome"))
+            #expect(outcome?["issue"]?.arrayValue?.first?["code"] == .string("throttled"), "\(String(decoding: refused.body, as: UTF8.self))")
+
+            #expect(try await first.readToEnd() == bytes)
+            let meanwhile = try await BulkExportTests.send(server, .GET, url, token: token)
+            #expect(meanwhile.status == 200 && meanwhile.body == bytes)
+            #expect(try await second.readToEnd() == bytes)
+            let after = try await BulkExportTests.send(server, .GET, url, token: token)
+            #expect(after.status == 200 && after.body == bytes)
+        }
+    }
+
+    /// The most a TCP socket's send buffer may grow to (the last of Linux's `tcp_wmem`; 4 MiB if unread).
+    static func largestSendBuffer() -> Int {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) } ?? 4 << 20
+    }
+
     /// How many of this process's open descriptors are on files under `prefix` (Linux `/proc/self/fd`).
     static func openDescriptors(under prefix: String) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
@@ -373,4 +422,125 @@ import TestSupport
             }
         }
     }
+}
+
+/// A GET over a plain socket (a receive buffer of 4 KiB) that its test reads at its own pace:
+/// ``start(port:path:token:)`` reads the answer's head and stops reading (the server, still
+/// sending, holds the download open), ``readToEnd()`` reads the rest of the body (chunked or of
+/// a `Content-Length`). Its blocking calls run on a dispatch queue, never on Swift's pool.
+struct HeldDownload: Sendable {
+    let descriptor: Int32
+    /// The answer's status.
+    let status: Int
+    /// Its header lines, lowercased.
+    let headers: [String]
+    /// The body's bytes read with the head.
+    let early: [UInt8]
+
+    static func start(port: Int, path: String, token: String) async throws -> HeldDownload {
+        try await Self.offPool {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { throw TestSkip("socket: \(errno)") }
+            var size: Int32 = 4_096
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            guard LoopbackSocket.connect(descriptor, port: port) else {
+                Glibc.close(descriptor)
+                throw TestSkip("connect: \(errno)")
+            }
+            let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(token)\r\n\r\n".utf8)
+            guard request.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
+                Glibc.close(descriptor)
+                throw TestSkip("send: \(errno)")
+            }
+            var received: [UInt8] = []
+            let end = Array("\r\n\r\n".utf8)
+            while true {
+                if let range = received.firstRange(of: end) {
+                    let lines = String(decoding: received[..<range.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+                    let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+                    return HeldDownload(descriptor: descriptor, status: status, headers: lines.dropFirst().map { $0.lowercased() },
+                                        early: Array(received[range.upperBound...]))
+                }
+                guard let more = receive(descriptor) else {
+                    Glibc.close(descriptor)
+                    throw HeldDownloadError(reason: "the connection ended before the answer's head")
+                }
+                received += more
+            }
+        }
+    }
+
+    /// Reads the rest of the body and returns all of it (chunks joined); leaves the connection open.
+    func readToEnd() async throws -> [UInt8] {
+        try await Self.offPool { [self] in
+            var input = early
+            var position = 0
+            func need(_ count: Int) throws {
+                while input.count - position < count {
+                    guard let more = Self.receive(descriptor) else { throw HeldDownloadError(reason: "the connection ended inside the body") }
+                    input += more
+                }
+            }
+            func line() throws -> String {
+                while true {
+                    if let range = input[position...].firstRange(of: Array("\r\n".utf8)) {
+                        defer { position = range.upperBound }
+                        return String(decoding: input[position..<range.lowerBound], as: UTF8.self)
+                    }
+                    try need(input.count - position + 1)
+                }
+            }
+            if let length = headers.first(where: { $0.hasPrefix("content-length:") }).flatMap({ Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) }) {
+                try need(length)
+                return Array(input[position..<(position + length)])
+            }
+            guard headers.contains(where: { $0.hasPrefix("transfer-encoding:") && $0.contains("chunked") }) else {
+                throw HeldDownloadError(reason: "neither chunked nor of a length")
+            }
+            var body: [UInt8] = []
+            while true {
+                let sizeText = try line().split(separator: ";").first.map(String.init) ?? ""
+                guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else {
+                    throw HeldDownloadError(reason: "a chunk size \(sizeText.prefix(20))")
+                }
+                if size == 0 {
+                    while try !line().isEmpty {}
+                    return body
+                }
+                try need(size + 2)
+                body += input[position..<(position + size)]
+                position += size
+                guard try line().isEmpty else { throw HeldDownloadError(reason: "a chunk not ended by CRLF") }
+                // Let go of what was read.
+                input.removeFirst(position)
+                position = 0
+            }
+        }
+    }
+
+    func close() {
+        _ = Glibc.close(descriptor)
+    }
+
+    /// Up to 64 KiB more of the answer; nil when the connection ended or failed.
+    static func receive(_ descriptor: Int32) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 { return Array(buffer[0..<count]) }
+            if count < 0, errno == EINTR { continue }
+            return nil
+        }
+    }
+
+    private static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+}
+
+struct HeldDownloadError: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { reason }
 }
