@@ -14,7 +14,9 @@ import OpenHealthKit
 /// device the export names, its metadata, and its dates with the offsets they were written with.
 /// The files of `clinical-records/` go to a ``AppleHealthClinicalRecordImporting`` when one is given.
 ///
-/// Samples are saved in batches, each in one transaction. Every sample carries a sync
+/// Samples are saved in batches, each applied whole or not at all; while the import runs, batches share transactions
+/// (``bulkWrite``, ``HKHealthStore/withBulkWrite(_:_:)``), so that the store's indexes are written out once per
+/// transaction rather than once per batch. Every sample carries a sync
 /// identifier derived from its content (unless the export gave it one), so running the same
 /// import again stores nothing twice and an interrupted import resumes where it stopped. Plain
 /// records are looked up by that identifier before they are converted, so the part of an export
@@ -37,6 +39,9 @@ public struct AppleHealthImporter: Sendable {
     /// unless its date of birth is the one ``expectedPerson`` gives (the owner's own export); an
     /// export of another person (imported with the check skipped) never changes the owner's.
     public var keepsOwnerCharacteristics = false
+
+    /// How the store's writer works during the import (``HKHealthStore/BulkWrite``): nil leaves it as it is.
+    public var bulkWrite: HKHealthStore.BulkWrite? = HKHealthStore.BulkWrite()
 
     /// The prefix of the sync identifiers the importer gives samples.
     public static let syncIdentifierPrefix = "apple-health-export:"
@@ -68,6 +73,12 @@ public struct AppleHealthImporter: Sendable {
     ///   running the import again resumes), or the store's error.
     public func importExport(at url: URL, into store: HKHealthStore,
                              progress: @escaping @Sendable (AppleHealthImportProgress) -> Void = { _ in }) async throws -> AppleHealthImportReport {
+        guard let bulkWrite else { return try await importAll(at: url, into: store, progress: progress) }
+        return try await store.withBulkWrite(bulkWrite) { try await importAll(at: url, into: store, progress: progress) }
+    }
+
+    private func importAll(at url: URL, into store: HKHealthStore,
+                           progress: @escaping @Sendable (AppleHealthImportProgress) -> Void) async throws -> AppleHealthImportReport {
         let limits = archiveLimits
         let batchSize = batchSize
         let expectedPerson = expectedPerson

@@ -12,7 +12,7 @@ open class HKSample: HKObject, @unchecked Sendable {
     /// Whether the sample has an undetermined duration (always false here).
     public var hasUndeterminedDuration: Bool { false }
 
-    init(sampleType: HKSampleType, startDate: Date, endDate: Date, uuid: UUID = UUID(),
+    init(sampleType: HKSampleType, startDate: Date, endDate: Date, uuid: UUID = .timeOrdered(),
          sourceRevision: HKSourceRevision? = nil, device: HKDevice?, metadata: [String: Any]?) {
         self.sampleType = sampleType
         self.startDate = startDate

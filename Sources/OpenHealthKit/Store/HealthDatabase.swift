@@ -26,6 +26,8 @@ final class HealthDatabase: Sendable {
     let now: @Sendable () -> Date
     /// Anchors of changes this object committed that the watcher has not passed yet.
     let ownAnchors = Mutex<[ClosedRange<Int64>]>([])
+    /// While a bulk write runs (`HKHealthStore.withBulkWrite`): the transaction writes share.
+    let bulkTransaction = Mutex<BulkTransaction?>(nil)
 
     private init(writer: any DatabaseWriter, cipher: RecordCipher, storeID: String, displayPath: String, tombstoneRetention: TimeInterval,
                  now: @escaping @Sendable () -> Date) {
@@ -45,6 +47,8 @@ final class HealthDatabase: Sendable {
         configuration.label = "OpenHealthKit"
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
+        // A bulk write keeps the writer's transaction open from one save to the next (`HealthDatabase.bulkWrite`).
+        configuration.allowsUnsafeTransactions = true
         // `ohk_sync_hash` (sync identifier predicates, `HealthDatabase+SyncIndex.swift`) hashes with the key once unlocked.
         let syncHashKey = SyncHashKey()
         configuration.prepareDatabase { db in
@@ -195,7 +199,10 @@ final class HealthDatabase: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.mapErrors(path: displayPath) { try writer.write(body) }
+        try Self.mapErrors(path: displayPath) {
+            if bulkTransaction.withLock({ $0 != nil }) { return try writer.writeWithoutTransaction { db in try bulkWrite(db, body) } }
+            return try writer.write(body)
+        }
     }
 
     /// Reads without holding a cooperative thread: the task is suspended while GRDB runs `body`
@@ -207,7 +214,12 @@ final class HealthDatabase: Sendable {
     /// Writes in a transaction without holding a cooperative thread while waiting for the
     /// writer connection.
     func writeAsync<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await Self.mapErrors(path: displayPath) { try await writer.write(body) }
+        try await Self.mapErrors(path: displayPath) {
+            if bulkTransaction.withLock({ $0 != nil }) {
+                return try await writer.writeWithoutTransaction { db in try self.bulkWrite(db, body) }
+            }
+            return try await writer.write(body)
+        }
     }
 
     /// The blocking `writeChanges` below, without holding a cooperative thread.

@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+
+extension HKHealthStore {
+    /// How the store's writer works while a large import runs: how many changed pages it may hold in memory
+    /// before writing them out, and how much it lets its write-ahead log grow before copying it into the database
+    /// (OpenHealthKit API).
+    ///
+    /// An import saves many batches one after the other. By default each batch's transaction may hold about 2 MB of
+    /// changed pages (more are written to the log and read back while the transaction goes on) and the log is copied
+    /// into the database after every batch that wrote more than 4 MB: the pages of the indexes every batch changes (a
+    /// sample's sync identifier, hashed, lands anywhere in its index) are then written out several times per batch and
+    /// copied again after each one. With room for those pages and a log copied only every ``checkpointBytes``, each
+    /// page is written once per batch and copied once per checkpoint.
+    public struct BulkWrite: Sendable, Hashable {
+        /// The most memory the writer's page cache may take (SQLite's `cache_size`).
+        public var cacheBytes: Int
+        /// The size of the write-ahead log at which it is copied into the database (`wal_autocheckpoint`).
+        public var checkpointBytes: Int
+        /// Saves share a transaction until it has been open a quarter of the time the bulk write has run, at least
+        /// this long (as written once its due save ends).
+        public var shortestTransaction: Duration
+        /// The longest a transaction stays open (as written once its due save ends): an interrupted import loses the saves
+        /// of at most this long, and another process writing to the store waits as long.
+        public var longestTransaction: Duration
+
+        /// - Parameters:
+        ///   - cacheBytes: the writer's page cache; default 48 MB.
+        ///   - checkpointBytes: the log size that triggers a checkpoint; default 256 MB.
+        ///   - shortestTransaction: how long saves share a transaction at least; default a second.
+        ///   - longestTransaction: how long saves share a transaction at most; default 8 seconds.
+        public init(cacheBytes: Int = 48 << 20, checkpointBytes: Int = 256 << 20, shortestTransaction: Duration = .seconds(1),
+                    longestTransaction: Duration = .seconds(8)) {
+            self.cacheBytes = cacheBytes
+            self.checkpointBytes = checkpointBytes
+            self.shortestTransaction = shortestTransaction
+            self.longestTransaction = longestTransaction
+        }
+    }
+
+    /// Runs `body` with the store's writer set up for a large import (``BulkWrite``), then commits, sets the writer
+    /// back to its defaults, copies the write-ahead log into the database and empties it (also when `body` throws).
+    ///
+    /// Meanwhile the saves of this store object share transactions: each save is applied whole or not at all (in a
+    /// savepoint), and the transaction commits after the save that ends once it is due (``BulkWrite/shortestTransaction``,
+    /// ``BulkWrite/longestTransaction``): a save found already stored is found so in the open transaction too, other
+    /// connections see the saves once committed, and a process killed meanwhile loses the saves of the open transaction
+    /// only (an import run again stores them). Only the owner may call it.
+    /// - Throws: `errorAuthorizationDenied` unless the store is opened as its owner; the store's error; what `body`
+    ///   throws.
+    public func withBulkWrite<T: Sendable>(_ settings: BulkWrite = BulkWrite(), _ body: () async throws -> T) async throws -> T {
+        guard engine.isOwner else {
+            throw HKError(.errorAuthorizationDenied, "only the store's owner may set the store up for an import")
+        }
+        let database = try await engine.databaseAsync()
+        try await database.beginBulkWrite(settings)
+        let result: T
+        do {
+            result = try await body()
+        } catch {
+            try? await database.endBulkWrite()
+            throw error
+        }
+        try await database.endBulkWrite()
+        return result
+    }
+}
+
+/// The transaction a bulk write keeps open across saves, and when it commits.
+struct BulkTransaction: Sendable {
+    let settings: HKHealthStore.BulkWrite
+    let started: ContinuousClock.Instant
+    var lastCommit: ContinuousClock.Instant
+
+    /// Whether the transaction has been open long enough: a quarter of the time the bulk write has run, within
+    /// ``HKHealthStore/BulkWrite/shortestTransaction`` and ``HKHealthStore/BulkWrite/longestTransaction``.
+    func commitDue(at now: ContinuousClock.Instant) -> Bool {
+        now - lastCommit >= min(settings.longestTransaction, max(settings.shortestTransaction, (now - started) / 4))
+    }
+}
+
+extension HealthDatabase {
+    /// SQLite's defaults for the writer: a 2 MB cache (`-2000` KiB) and a checkpoint every 1,000 log pages.
+    static let defaultWriterTuning = (cachePages: -2000, checkpointPages: 1000)
+
+    /// Starts a bulk write: the writer's cache and checkpoint set as `settings` asks, and the saves that follow sharing
+    /// transactions (``bulkWrite(_:_:)``).
+    func beginBulkWrite(_ settings: HKHealthStore.BulkWrite) async throws {
+        try await setWriterTuning(cachePages: -max(1, settings.cacheBytes >> 10), checkpointPages: max(1, settings.checkpointBytes / 4096))
+        let now = ContinuousClock.now
+        bulkTransaction.withLock { $0 = BulkTransaction(settings: settings, started: now, lastCommit: now) }
+    }
+
+    /// Commits what the bulk write holds, sets the writer back to its defaults, and copies the write-ahead log into the
+    /// database, emptying it.
+    func endBulkWrite() async throws {
+        try await Self.mapErrors(path: displayPath) {
+            try await writer.writeWithoutTransaction { db in
+                self.bulkTransaction.withLock { $0 = nil }
+                if db.isInsideTransaction { try db.commit() }
+            }
+        }
+        try await setWriterTuning(cachePages: Self.defaultWriterTuning.cachePages, checkpointPages: Self.defaultWriterTuning.checkpointPages)
+        try await Self.mapErrors(path: displayPath) {
+            try await writer.writeWithoutTransaction { db in
+                // A reader still on an old snapshot keeps the log: then it is copied as far as it can be, and emptied later.
+                if (try? db.checkpoint(.truncate)) == nil { try db.checkpoint(.passive) }
+            }
+        }
+    }
+
+    /// Sets the writer connection's page cache (`cache_size`: pages, or KiB when negative) and `wal_autocheckpoint`.
+    private func setWriterTuning(cachePages: Int, checkpointPages: Int) async throws {
+        try await Self.mapErrors(path: displayPath) {
+            try await writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA cache_size = \(cachePages)")
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpointPages)")
+            }
+        }
+    }
+
+    /// Runs `body` on the writer connection as a write does: in its own transaction, or while a bulk write runs in a
+    /// savepoint of the transaction the bulk write keeps open (begun when none is), which commits once it is due
+    /// (``BulkTransaction/commitDue(at:)``). Either `body` is applied whole or not at all; a write that fails rolls back
+    /// its own savepoint only, unless SQLite ends the whole transaction (a full disk), which the error reports.
+    func bulkWrite<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        var result: Result<T, any Error> = .failure(CancellationError())
+        guard let state = bulkTransaction.withLock({ $0 }) else {
+            try db.inTransaction {
+                result = .success(try body(db))
+                return .commit
+            }
+            return try result.get()
+        }
+        if !db.isInsideTransaction { try db.beginTransaction(.immediate) }
+        try db.inSavepoint {
+            result = .success(try body(db))
+            return .commit
+        }
+        let now = ContinuousClock.now
+        if state.commitDue(at: now) {
+            try db.commit()
+            bulkTransaction.withLock { $0?.lastCommit = now }
+        }
+        return try result.get()
+    }
+}

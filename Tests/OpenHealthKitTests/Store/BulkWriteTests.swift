@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import Testing
+@testable import OpenHealthKit
+import TestSupport
+
+/// A bulk write (what an import runs in) lets saves share a transaction and the writer keep more pages, without
+/// changing what is committed: each save whole or not at all, everything saved before the bulk write ends (also when it
+/// ends with an error) committed, and the writer back to SQLite's defaults afterwards.
+@Suite("Bulk writes: saves sharing a transaction, a larger cache and rarer checkpoints while an import runs")
+struct BulkWriteTests {
+    static let revision = HKSourceRevision(source: HKSource(name: "Watch", bundleIdentifier: "org.example.import"), version: "1",
+                                           productType: nil,
+                                           operatingSystemVersion: OperatingSystemVersion(majorVersion: 1, minorVersion: 0, patchVersion: 0))
+
+    static func batch(_ index: Int, count: Int = 50) -> [HKQuantitySample] {
+        (0..<count).map { offset in
+            let start = Samples.reference.addingTimeInterval(Double(index * count + offset) * 60)
+            return HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: Samples.bpm, doubleValue: 60 + Double(offset % 40)),
+                                    start: start, end: start,
+                                    metadata: [HKMetadataKeySyncIdentifier: "bulk-\(index)-\(offset)", HKMetadataKeySyncVersion: 1])
+        }
+    }
+
+    /// The heart rates another store object (its own connections, as another process's) sees committed. Opening a store
+    /// writes (its schema check): `other` is opened before a bulk write holds the writer, and only reads meanwhile.
+    static func committed(_ other: HKHealthStore) async throws -> Int {
+        try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.heartRate))], sortDescriptors: [], limit: nil)
+            .result(for: other).count
+    }
+
+    /// Saves never commit on their own within the test: the shared transaction is due only after an hour.
+    static let hour = HKHealthStore.BulkWrite(cacheBytes: 8 << 20, checkpointBytes: 64 << 20, shortestTransaction: .seconds(3600),
+                                              longestTransaction: .seconds(3600))
+
+    @Test("Saves share one transaction until it is due: another connection sees them once the bulk write ends")
+    func savesShareTransaction() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let other = TestStores.owner(folder)
+        #expect(try await Self.committed(other) == 0)
+        let seenInside = try await store.withBulkWrite(Self.hour) {
+            var seen: [Int] = []
+            for index in 0..<3 {
+                let counts = try await store.save(Self.batch(index), recordedAs: Array(repeating: Self.revision, count: 50))
+                #expect(counts.storedCount == 50)
+                seen.append(try await Self.committed(other))
+            }
+            // The same save again inside the transaction: found there, stored once.
+            let again = try await store.save(Self.batch(1), recordedAs: Array(repeating: Self.revision, count: 50))
+            #expect(again.storedCount == 0 && again.alreadyStoredCount == 50)
+            // The writer runs with the bulk write's settings meanwhile.
+            let cache = try await store.engine.databaseAsync().writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+            #expect(cache == -(8 << 10))
+            return seen
+        }
+        #expect(seenInside == [0, 0, 0])
+        #expect(try await Self.committed(other) == 150)
+        // Back to SQLite's defaults, the log emptied.
+        let (cache, checkpoint) = try await store.engine.databaseAsync().writer.writeWithoutTransaction { db in
+            (try Int.fetchOne(db, sql: "PRAGMA cache_size"), try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint"))
+        }
+        #expect(cache == -2000 && checkpoint == 1000)
+        let wal = (try? FileManager.default.attributesOfItem(atPath: folder.database.path + "-wal"))?[.size] as? Int ?? 0
+        #expect(wal == 0)
+        // Ordinary saves after it get their own transactions again.
+        try await store.save(Self.batch(7))
+        #expect(try await Self.committed(other) == 200)
+    }
+
+    @Test("A transaction due at once commits each save; one not yet due is invisible to other connections until it commits")
+    func uncommittedInvisible() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let other = TestStores.owner(folder)
+        #expect(try await Self.committed(other) == 0)
+        let due = HKHealthStore.BulkWrite(shortestTransaction: .zero, longestTransaction: .zero)
+        try await store.withBulkWrite(due) {
+            // A transaction due at once: each save is committed as it ends.
+            try await store.save(Self.batch(0), recordedAs: Array(repeating: Self.revision, count: 50))
+            #expect(try await Self.committed(other) == 50)
+        }
+        try await store.withBulkWrite(Self.hour) {
+            try await store.save(Self.batch(1), recordedAs: Array(repeating: Self.revision, count: 50))
+            #expect(try await Self.committed(other) == 50)
+        }
+        #expect(try await Self.committed(other) == 100)
+    }
+
+    @Test("A bulk write that ends with an error commits the saves before it; a failed save inside rolls back only itself")
+    func errorKeepsEarlierSaves() async throws {
+        struct Stop: Error {}
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let other = TestStores.owner(folder)
+        #expect(try await Self.committed(other) == 0)
+        var failedWrite = false
+        var stopped = false
+        do {
+            try await store.withBulkWrite(Self.hour) {
+                try await store.save(Self.batch(0), recordedAs: Array(repeating: Self.revision, count: 50))
+                // A write that fails after changing the store: its own changes are rolled back, the transaction goes on.
+                let database = try await store.engine.databaseAsync()
+                do {
+                    try await database.writeAsync { db in
+                        try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('bulk-test', x'00')")
+                        throw Stop()
+                    }
+                } catch {
+                    // Reported as the store's error.
+                    failedWrite = "\(error)".contains("Stop")
+                }
+                try await store.save(Self.batch(2), recordedAs: Array(repeating: Self.revision, count: 50))
+                throw Stop()
+            }
+        } catch is Stop {
+            stopped = true
+        }
+        #expect(failedWrite && stopped)
+        #expect(try await Self.committed(other) == 100)
+        let leftOver = try await store.engine.databaseAsync().readAsync { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM store_info WHERE key = 'bulk-test'")
+        }
+        #expect(leftOver == 0)
+    }
+
+    @Test("Only the owner may start a bulk write")
+    func ownerOnly() async throws {
+        let folder = TemporaryFolder()
+        #expect(try await Self.committed(TestStores.owner(folder)) == 0)
+        let app = TestStores.app(folder, bundle: "org.example.app")
+        await #expect(throws: HKError.self) { try await app.withBulkWrite { 1 } }
+    }
+
+    @Test("New samples get time-ordered UUIDs (version 7): unique, in the order they were made by their first 48 bits")
+    func timeOrderedUUIDs() {
+        let before = UInt64(Date().timeIntervalSince1970 * 1000)
+        let uuids = (0..<100_000).map { _ in UUID.timeOrdered() }
+        let after = UInt64(Date().timeIntervalSince1970 * 1000)
+        #expect(Set(uuids).count == uuids.count)
+        var previous: UInt64 = 0
+        for uuid in uuids {
+            let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+            let milliseconds = bytes[0..<6].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            #expect(milliseconds >= previous && milliseconds >= before && milliseconds <= after)
+            previous = milliseconds
+            #expect(bytes[6] >> 4 == 7 && bytes[8] >> 6 == 0b10)
+        }
+        let sample = Self.batch(0, count: 1)[0]
+        #expect(sample.uuid.uuidString.dropFirst(14).first == "7")
+    }
+}
