@@ -22,9 +22,16 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 /// Reads a command-line input: a file path, or `-` for standard input.
+///
+/// Standard input is read with ``fileBytes(descriptor:)``, not Foundation's
+/// `readDataToEndOfFile()`, which traps (a `try!` inside Foundation) when the descriptor cannot be
+/// read: `health fhir validate - <&-` (closed) or `< folder` stopped with SIGILL.
 func readInput(_ path: String) throws -> [UInt8] {
     if path == "-" {
-        return Array(FileHandle.standardInput.readDataToEndOfFile())
+        guard let bytes = fileBytes(descriptor: STDIN_FILENO) else {
+            throw UsageError("cannot read standard input (closed, or not a file or pipe)")
+        }
+        return bytes
     }
     guard let bytes = fileBytes(atPath: path) else {
         throw UsageError("cannot read '\(path)'")
@@ -39,6 +46,12 @@ func fileBytes(atPath path: String) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
+    return fileBytes(descriptor: descriptor)
+}
+
+/// What `descriptor` holds from its current offset to its end; nil when it cannot be read (closed,
+/// a folder). The descriptor is left open.
+func fileBytes(descriptor: Int32) -> [UInt8]? {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { return nil }
     /// Reads into `buffer` from its start; the count read (0 at the end of the file), or nil.

@@ -35,4 +35,28 @@ struct FileBytesTests {
         #expect(fileBytes(atPath: missing) == nil)
         #expect(throws: UsageError.self) { try readInput(missing) }
     }
+
+    @Test("unreadable standard input (a folder; a closed one fails alike) is a usage error, exit 2, not a trap in readDataToEndOfFile",
+          arguments: [["fhir", "validate", "-"], ["fhir", "format", "-"], ["shc", "decode", "-"], ["shc", "verify", "-"]])
+    func unreadableStandardInput(arguments: [String]) throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let folder = try #require(FileHandle(forReadingAtPath: runner.folder.path))
+        defer { try? folder.close() }
+        let errorPath = runner.folder.appendingPathComponent("error.txt").path
+        #expect(FileManager.default.createFile(atPath: errorPath, contents: nil))
+        let error = try #require(FileHandle(forWritingAtPath: errorPath))
+        let process = ChildProcess()
+        process.executableURL = CommandRunner.executable
+        process.arguments = arguments
+        process.standardInput = .file(folder)
+        process.standardOutput = .null
+        process.standardError = .file(error)
+        try process.run()
+        process.waitUntilExit()
+        try error.close()
+        let message = String(decoding: fileBytes(atPath: errorPath) ?? [], as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 2, "status \(process.terminationStatus): \(message.prefix(300))")
+        #expect(message.contains("cannot read standard input"))
+    }
 }
