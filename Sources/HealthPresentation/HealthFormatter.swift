@@ -150,11 +150,15 @@ public struct HealthFormatter: Sendable {
         return (systolic.quantity.doubleValue(for: mmHg), diastolic.quantity.doubleValue(for: mmHg))
     }
 
-    /// A length of time: `47 min`, `7 h 12 min`, `30 s`.
+    /// A length of time: `47 min`, `7 h 12 min`, `30 s`. A length of more minutes than an `Int`
+    /// holds (a workout imported with `duration="1e300"`) is written in whole hours: converted to
+    /// `Int`, it trapped `health store query` and `health ui`.
     public static func duration(_ seconds: TimeInterval) -> String {
         guard seconds.isFinite else { return "" }
         if seconds > 0, seconds < 59.5 { return "\(Int(seconds.rounded())) s" }
-        let minutes = Int((seconds / 60).rounded())
+        guard let minutes = Int(exactly: (seconds / 60).rounded()) else {
+            return "\(NumberText.format(seconds / 3600, decimals: 0)) h"
+        }
         return minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
     }
 

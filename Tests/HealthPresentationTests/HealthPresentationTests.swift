@@ -218,6 +218,18 @@ struct HealthFormatterTests {
         #expect(formatter.value(of: pressure) == "120/80 mmHg")
     }
 
+    @Test("a length of more minutes than an Int holds (a workout imported with duration=\"1e300\" min) is written in hours, not a trap")
+    func hugeDurations() {
+        #expect(HealthFormatter.duration(2 * 3600 + 12 * 60) == "2 h 12 min")
+        #expect(HealthFormatter.duration(6e301) == NumberText.format(6e301 / 3600, decimals: 0) + " h")
+        #expect(HealthFormatter.duration(6e301).hasPrefix("16,666,666,666,666,6"))
+        #expect(HealthFormatter.duration(-6e301).hasPrefix("-16,666,666,666,666,6"))
+        #expect(HealthFormatter.duration(1e300).hasSuffix(" h") && !HealthFormatter.duration(1e300).contains("e"))
+        let workout = HKWorkout(activityType: .running, start: start, end: start.addingTimeInterval(3600), duration: 6e301,
+                                totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
+        #expect(formatter.value(of: workout).contains(" h"))
+    }
+
     @Test("a source's number keeps the digits it was written with; binary noise is rounded")
     func writtenNumbersKeepTheirDigits() {
         #expect(NumberText.written(12345.6) == "12345.6")
