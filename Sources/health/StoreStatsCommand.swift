@@ -273,8 +273,11 @@ enum BarChart {
         let maximum = rows.compactMap(\.value).max() ?? 0
         return rows.map { label, value in
             guard let value else { return "\(label)  " + String(repeating: " ", count: width) + "  –" }
-            let cells = maximum > 0 ? Int((value / maximum * Double(width)).rounded()) : 0
-            let bar = String(repeating: "█", count: max(0, min(width, cells)))
+            // Clamped before it becomes an Int: -1e300 against a largest value of 1e-300 is -inf
+            // (imported water temperatures did that), which Int(_:) traps on.
+            let scaled = maximum > 0 ? (value / maximum * Double(width)).rounded() : 0
+            let cells = scaled.isNaN ? 0 : Int(min(Double(width), max(0, scaled)))
+            let bar = String(repeating: "█", count: cells)
             return "\(label)  \(bar.padding(toLength: width, withPad: " ", startingAt: 0))  \(format(value))"
         }
     }
