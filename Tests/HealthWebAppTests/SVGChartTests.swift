@@ -30,6 +30,21 @@ struct SVGChartTests {
         #expect(svg.contains("<title id=\"x&quot;y-svg-title\">a&lt;b</title>"))
     }
 
+    @Test("values up to ±greatestFiniteMagnitude and infinite sums (imported ±1.7e308 °C) draw a chart, not a trap in the ticks")
+    func extremeValues() {
+        let most = Double.greatestFiniteMagnitude
+        let points = [ChartPoint(label: "d", value: 0, low: -1.7e308, high: 1.7e308), ChartPoint(label: "e", value: most, low: most, high: most)]
+        let ranges = SVGChart.ranges(points, id: "h", title: "Water")
+        #expect(ranges.hasSuffix("</svg>") && SVGAttributes.values(ranges, element: "rect", className: "range", attribute: "data-low").count == 2)
+        let bars = SVGChart.bars([ChartPoint(label: "a", value: 1.7e308), ChartPoint(label: "b", value: .infinity)], id: "t", title: "Energy")
+        #expect(bars.hasSuffix("</svg>"))
+        let line = SVGChart.line([ChartPoint(label: "1", value: -most), ChartPoint(label: "2", value: most)], id: "w", title: "Temperature",
+                                 band: (low: -most, high: most))
+        #expect(SVGAttributes.values(line, element: "circle", className: "dot", attribute: "data-value").count == 2)
+        let stacked = SVGChart.stacked([ChartPoint(label: "n", value: nil, segments: [most, most])], series: ["Core", "Deep"], id: "s", title: "Sleep")
+        #expect(stacked.hasSuffix("</svg>"))
+    }
+
     @Test("ranges, lines and stacked bars carry their numbers")
     func otherKinds() {
         let ranges = SVGChart.ranges([ChartPoint(label: "d", value: 70, low: 50, high: 120)], id: "h", title: "Heart")

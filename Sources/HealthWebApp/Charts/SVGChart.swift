@@ -217,7 +217,14 @@ public enum SVGChart {
         let high: Double
         let step: Double
 
+        /// The largest magnitude a scale reaches: values beyond it (an imported water temperature of
+        /// ±1.7e308 °C) are drawn off the plot, so that the span, the step and the top stay finite
+        /// (an infinite span made `ticks` convert NaN to `Int` and trap the page's server).
+        static let largest = 1e300
+
         init(low: Double, high: Double) {
+            let low = low.isNaN ? 0 : min(max(low, -Self.largest), Self.largest)
+            let high = high.isNaN ? 0 : min(max(high, -Self.largest), Self.largest)
             let span = high - low
             let step = SVGChart.niceCeiling(span > 0 ? span / 4 : max(abs(high) * 0.1, 1))
             let bottom = low == 0 ? 0 : SVGChart.niceFloor(low, step: step)
@@ -231,8 +238,9 @@ public enum SVGChart {
         }
 
         var ticks: [Double] {
-            let count = Int(((high - low) / step).rounded())
-            return (0...max(count, 1)).map { low + step * Double($0) }
+            let ratio = ((high - low) / step).rounded()
+            let count = ratio.isFinite ? Int(min(max(ratio, 1), 1_000)) : 1
+            return (0...count).map { low + step * Double($0) }
         }
     }
 
