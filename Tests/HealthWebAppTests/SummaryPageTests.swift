@@ -89,4 +89,17 @@ struct SummaryTimeTests {
         // A day that is not a calendar day is ignored: the period ends today.
         #expect(bad.status == .ok && bad.body.contains("2025-11-20 to 2025-11-26"))
     }
+
+    @Test("a period reaching before 0001-01-01 or past 4001-01-01 (where statistics stop) is ignored like a non-day: it ends today, not a 500",
+          arguments: ["period=year&end=0001-01-07", "period=week&end=0001-01-01", "period=day&end=4001-01-01", "period=week&end=9999-12-31"])
+    func endOutsideTheStatisticsRange(query: String) async throws {
+        let fixture = try await WebTestFixture.make(days: 3)
+        let steps = HKQuantityType(.stepCount).identifier
+        let (summary, browse) = try await fixture.withClient { client in
+            let cookie = try await client.startSession()
+            return (try await client.send(.get, "/summary?\(query)", cookie: cookie), try await client.send(.get, "/browse/\(steps)?\(query)", cookie: cookie))
+        }
+        #expect(summary.status == .ok && browse.status == .ok)
+        #expect(summary.body.contains("2025-11-26") && browse.body.contains("2025-11-26"))
+    }
 }

@@ -90,12 +90,18 @@ public enum SummaryPeriod: String, CaseIterable, Sendable {
         return (previous, next)
     }
 
-    /// The day a `YYYY-MM-DD` text names (noon of it, in the calendar's zone); nil for anything else.
+    /// The years a period may end in: every period ending in them, a year's included, lies within
+    /// `Date.distantPast ... Date.distantFuture` (0001-01-01 to 4001-01-01), where statistics are
+    /// computed; a period reaching beyond them answered 500 (`?end=0001-01-07&period=year`, `?end=9999-12-31`).
+    static let endYears = 2...3999
+
+    /// The day a `YYYY-MM-DD` text names (noon of it, in the calendar's zone); nil for anything else,
+    /// a day outside ``endYears`` included.
     static func day(_ text: String, calendar: Calendar) -> Date? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
+              endYears.contains(year), (1...12).contains(month), (1...31).contains(day),
               let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)),
               calendar.component(.day, from: date) == day else { return nil }
         return date
