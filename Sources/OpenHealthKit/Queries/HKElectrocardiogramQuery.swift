@@ -19,14 +19,15 @@ public final class HKElectrocardiogramQuery: HKQuery, @unchecked Sendable {
 
     /// The electrocardiogram whose voltages are read.
     let electrocardiogram: HKElectrocardiogram
-    private let handler: @Sendable (HKElectrocardiogramQuery, Result) -> Void
+    /// Not `@Sendable`, as Apple declares it: the query calls it from its own task, one call at a time.
+    private let handler: (HKElectrocardiogramQuery, Result) -> Void
 
     /// Creates a query for an electrocardiogram's voltages, as HealthKit's `init(_:dataHandler:)`.
     /// - Parameters:
     ///   - ecg: The electrocardiogram sample whose voltages you want to access.
     ///   - dataHandler: Called with each measurement, then with `.done`, or with `.error`.
     public convenience init(_ ecg: HKElectrocardiogram,
-                            dataHandler: @escaping @Sendable (HKElectrocardiogramQuery, HKElectrocardiogramQuery.Result) -> Void) {
+                            dataHandler: @escaping (HKElectrocardiogramQuery, HKElectrocardiogramQuery.Result) -> Void) {
         self.init(ecg: ecg, handler: dataHandler)
     }
 
@@ -37,8 +38,8 @@ public final class HKElectrocardiogramQuery: HKQuery, @unchecked Sendable {
     ///   - electrocardiogram: The electrocardiogram sample whose voltages you want to access.
     ///   - dataHandler: Called with each measurement, then with `done` set, or with an error.
     public convenience init(electrocardiogram: HKElectrocardiogram,
-                            dataHandler: @escaping @Sendable (HKElectrocardiogramQuery, HKElectrocardiogram.VoltageMeasurement?, Bool,
-                                                              (any Error)?) -> Void) {
+                            dataHandler: @escaping (HKElectrocardiogramQuery, HKElectrocardiogram.VoltageMeasurement?, Bool,
+                                                    (any Error)?) -> Void) {
         self.init(ecg: electrocardiogram) { query, result in
             switch result {
             case .measurement(let measurement): dataHandler(query, measurement, false, nil)
@@ -48,7 +49,7 @@ public final class HKElectrocardiogramQuery: HKQuery, @unchecked Sendable {
         }
     }
 
-    private init(ecg: HKElectrocardiogram, handler: @escaping @Sendable (HKElectrocardiogramQuery, Result) -> Void) {
+    private init(ecg: HKElectrocardiogram, handler: @escaping (HKElectrocardiogramQuery, Result) -> Void) {
         self.electrocardiogram = ecg
         self.handler = handler
         super.init(objectType: HKElectrocardiogramType(), predicate: nil)

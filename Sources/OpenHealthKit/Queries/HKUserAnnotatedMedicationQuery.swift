@@ -5,7 +5,8 @@ import Foundation
 /// read; none otherwise.
 public final class HKUserAnnotatedMedicationQuery: HKQuery, @unchecked Sendable {
     private let limit: Int
-    private let resultsHandler: @Sendable (HKUserAnnotatedMedicationQuery, HKUserAnnotatedMedication?, Bool, (any Error)?) -> Void
+    /// Not `@Sendable`, as Apple declares it: the query calls it from its own task, one call at a time.
+    private let resultsHandler: (HKUserAnnotatedMedicationQuery, HKUserAnnotatedMedication?, Bool, (any Error)?) -> Void
 
     /// Creates a query, as HealthKit's `init(predicate:limit:resultsHandler:)`.
     /// - Parameters:
@@ -14,7 +15,7 @@ public final class HKUserAnnotatedMedicationQuery: HKQuery, @unchecked Sendable 
     ///   - resultsHandler: Called once per medication with `done` false, then once with `done`
     ///     true and no medication (or with the error).
     public init(predicate: NSPredicate?, limit: Int,
-                resultsHandler: @escaping @Sendable (HKUserAnnotatedMedicationQuery, HKUserAnnotatedMedication?, Bool, (any Error)?) -> Void) {
+                resultsHandler: @escaping (HKUserAnnotatedMedicationQuery, HKUserAnnotatedMedication?, Bool, (any Error)?) -> Void) {
         self.limit = limit
         self.resultsHandler = resultsHandler
         super.init(objectType: HKUserAnnotatedMedicationType(), predicate: predicate)

@@ -383,4 +383,65 @@ struct DeclarationAuditTests {
         for await count in stream { inWindow += count }
         #expect(inWindow == 2)
     }
+
+    @Test("HKElectrocardiogramQuery and HKUserAnnotatedMedicationQuery take plain @escaping handlers: an app's non-Sendable method value")
+    func nonSendableHandlers() async throws {
+        let folder = TemporaryFolder()
+        let healthStore = TestStores.owner(folder)
+        let ecg = try HKElectrocardiogram(start: start, end: start.addingTimeInterval(0.01), classification: .sinusRhythm,
+                                          symptomsStatus: .none, averageHeartRate: nil, samplingFrequency: HKQuantity(unit: .hertz(), doubleValue: 512),
+                                          microvolts: [.appleWatchSimilarToLeadI: [10, 20, 30, 40, 50]], device: nil, metadata: nil)
+        try await healthStore.save(ecg)
+        // Apple declares `dataHandler: @escaping (HKElectrocardiogramQuery, HKElectrocardiogramQuery.Result) -> Void` (not
+        // @Sendable): an app may hand over a method of its own, non-Sendable, object.
+        let collector = AppHandlerObject()
+        healthStore.execute(HKElectrocardiogramQuery(ecg, dataHandler: collector.handle))
+        var voltages: [Double] = []
+        for await value in collector.values { voltages.append(value) }
+        #expect(voltages == [10, 20, 30, 40, 50])
+
+        let other = AppHandlerObject()
+        healthStore.execute(HKElectrocardiogramQuery(electrocardiogram: ecg, dataHandler: other.handleMeasurement))
+        var count = 0
+        for await _ in other.values { count += 1 }
+        #expect(count == 5)
+
+        let medications = AppHandlerObject()
+        healthStore.execute(HKUserAnnotatedMedicationQuery(predicate: nil, limit: HKObjectQueryNoLimit, resultsHandler: medications.handleMedication))
+        var tracked = 0
+        for await _ in medications.values { tracked += 1 }
+        #expect(tracked == 0)
+    }
+}
+
+/// An app's handler object, deliberately not Sendable, whose methods are passed to queries as
+/// handlers; it forwards what it receives to a stream the test reads.
+private final class AppHandlerObject {
+    let values: AsyncStream<Double>
+    private let continuation: AsyncStream<Double>.Continuation
+
+    init() {
+        (values, continuation) = AsyncStream.makeStream(of: Double.self)
+    }
+
+    func handle(_ query: HKElectrocardiogramQuery, _ result: HKElectrocardiogramQuery.Result) {
+        switch result {
+        case .measurement(let measurement):
+            continuation.yield(measurement.quantity(for: .appleWatchSimilarToLeadI)?.doubleValue(for: .voltUnit(with: .micro)) ?? .nan)
+        case .done, .error:
+            continuation.finish()
+        }
+    }
+
+    func handleMeasurement(_ query: HKElectrocardiogramQuery, _ measurement: HKElectrocardiogram.VoltageMeasurement?, _ done: Bool,
+                           _ error: (any Error)?) {
+        if let measurement { continuation.yield(measurement.timeSinceSampleStart) }
+        if done || error != nil { continuation.finish() }
+    }
+
+    func handleMedication(_ query: HKUserAnnotatedMedicationQuery, _ medication: HKUserAnnotatedMedication?, _ done: Bool,
+                          _ error: (any Error)?) {
+        if medication != nil { continuation.yield(1) }
+        if done || error != nil { continuation.finish() }
+    }
 }
