@@ -142,8 +142,16 @@ func isoDate(_ date: Date) -> String {
 }
 
 /// Appends ``isoDate(_:)``'s text as UTF-8 to `bytes` (a report writes its dates into its buffer).
+/// A date no day count holds (a card's `exp` of 1e19 seconds, which verifies and is stored) is
+/// written as its number of seconds, as `ISODateText.string(secondsSince1970:)` writes it: converted
+/// to `Int`, it trapped `shc verify --json`, `records list --json` and `records show`.
 func appendISODate(_ date: Date, to bytes: inout [UInt8]) {
-    ISODateText.append(secondsSince1970: Int(date.timeIntervalSince1970.rounded(.down)), to: &bytes)
+    let seconds = date.timeIntervalSince1970
+    guard seconds.isFinite, abs(seconds) < 1e15 else {
+        bytes.append(contentsOf: ISODateText.string(secondsSince1970: seconds).utf8)
+        return
+    }
+    ISODateText.append(secondsSince1970: Int(seconds.rounded(.down)), to: &bytes)
 }
 
 /// The date formats of the CLI, built once: Foundation's formatters are costly to create, and

@@ -17,6 +17,19 @@ struct DateFormattingTests {
         #expect(isoDate(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59Z")
     }
 
+    @Test("a date no day count holds (a card's exp or nbf of ±1e19 s verifies and is stored) is written as its seconds, not a trap in Int(_:)")
+    func datesBeyondADayCount() {
+        #expect(isoDate(Date(timeIntervalSince1970: 1e19)) == "1e+19")
+        #expect(isoDate(Date(timeIntervalSince1970: -1e19)) == "-1e+19")
+        #expect(isoDate(Date(timeIntervalSince1970: 9.3e18)) == "9.3e+18")
+        #expect(isoDate(Date(timeIntervalSince1970: .infinity)) == "inf")
+        #expect(isoDate(Date(timeIntervalSince1970: 1e15)) == "\(1e15)")
+        #expect(isoDate(Date(timeIntervalSince1970: 1e15 - 1)).hasSuffix("T01:46:39Z"))
+        var bytes = Array("exp: ".utf8)
+        appendISODate(Date(timeIntervalSince1970: 1e19), to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "exp: 1e+19")
+    }
+
     @Test("parseDate reads complete instants with any zone, and refuses what is not a date")
     func parsesInstants() throws {
         var generator = SplitMix64(seed: 0x13A7)
