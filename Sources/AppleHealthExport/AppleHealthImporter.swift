@@ -23,7 +23,8 @@ import OpenHealthKit
 /// an earlier import stored costs little more than reading it.
 /// Elements the importer does not understand are counted in the report, never dropped silently.
 public struct AppleHealthImporter: Sendable {
-    /// Samples per transaction.
+    /// Samples per batch: each batch is saved whole or not at all (batches share transactions while the import runs,
+    /// ``bulkWrite``). The batch being read and the one being saved are in memory.
     public var batchSize: Int
     /// What a zip archive's entries may inflate to.
     public var archiveLimits: ArchiveLimits
@@ -47,7 +48,7 @@ public struct AppleHealthImporter: Sendable {
     public static let syncIdentifierPrefix = "apple-health-export:"
 
     /// Creates an importer.
-    public init(batchSize: Int = 10_000, archiveLimits: ArchiveLimits = ArchiveLimits(),
+    public init(batchSize: Int = 2_500, archiveLimits: ArchiveLimits = ArchiveLimits(),
                 clinicalRecords: (any AppleHealthClinicalRecordImporting)? = nil) {
         self.batchSize = max(1, batchSize)
         self.archiveLimits = archiveLimits
@@ -65,7 +66,7 @@ public struct AppleHealthImporter: Sendable {
     ///   - url: `export.zip` (recognised by its first bytes, whatever its name) or `export.xml`
     ///     (its `clinical-records` folder is read from beside it).
     ///   - store: The store, opened as its owner.
-    ///   - progress: Called after each committed batch, and after each run of records found
+    ///   - progress: Called after each saved batch, and after each run of records found
     ///     already stored, with the report so far and how much of export.xml was read.
     /// - Returns: what was imported and what was skipped.
     /// - Throws: ``AppleHealthExportError`` for a file that is not a well-formed export or an

@@ -38,10 +38,10 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
     @Argument(help: "The export.zip or export.xml to import.")
     var file: String
 
-    @Option(help: "Samples per transaction.")
-    var batchSize: Int = 10_000
+    @Option(help: "Samples per batch, each saved whole (batches share transactions while the import runs).")
+    var batchSize: Int = 2_500
 
-    @Flag(help: "Print a line \"Imported N\" to standard error after each committed batch.")
+    @Flag(help: "Print a line \"Imported N\" to standard error after each saved batch.")
     var progress = false
 
     @Flag(help: "Import the export even when it is not of the person of the store's profile.")
