@@ -733,7 +733,7 @@ private struct ImportRun {
         Task {
             do {
                 var counts = HKSaveCounts()
-                if !objects.isEmpty { counts.add(try await store.save(objects, recordedAs: revisions)) }
+                if !objects.isEmpty { counts.add(try await Self.save(objects, recordedAs: revisions, into: store, refused: outcome)) }
                 if !summaries.isEmpty {
                     var summaryCounts = try await store.saveActivitySummaries(summaries, recordedAs: Self.activityRevision)
                     // Stored under the storage type's identifier: reported as activity summaries.
@@ -754,6 +754,28 @@ private struct ImportRun {
         pendingLocations = 0
     }
 
+    /// Saves a batch whole. When the store refuses it because one of its samples is not valid (a value
+    /// HealthKit refuses as well, such as a negative workout duration or a distance too large to be finite
+    /// in meters), nothing of it was written (samples are checked before the batch's transaction): its
+    /// samples are then saved one by one, and each one refused is left out with the store's reason instead
+    /// of ending the import.
+    private static func save(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision], into store: HKHealthStore,
+                             refused: SaveOutcome) async throws -> HKSaveCounts {
+        do {
+            return try await store.save(objects, recordedAs: revisions)
+        } catch let error as HKError where error.code == .errorInvalidArgument {
+            var counts = HKSaveCounts()
+            for (object, revision) in zip(objects, revisions) {
+                do {
+                    counts.add(try await store.save([object], recordedAs: [revision]))
+                } catch let error as HKError where error.code == .errorInvalidArgument {
+                    refused.refuse(error.message)
+                }
+            }
+            return counts
+        }
+    }
+
     /// Waits for the batch being saved, if any, and adds what it stored to the report.
     mutating func finishSave() throws {
         guard let pending = saving else { return }
@@ -761,6 +783,7 @@ private struct ImportRun {
         pending.semaphore.wait()
         if let error = pending.outcome.error { throw error }
         report.add(pending.outcome.counts)
+        for reason in pending.outcome.refused { report.skip("refused by the store: \(reason)") }
         report.batches += 1
         progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes))
     }
@@ -827,10 +850,15 @@ private final class SaveOutcome: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: (any Error)?
     private var savedCounts = HKSaveCounts()
+    private var refusedReasons: [String] = []
 
     func set(_ error: any Error) { lock.withLock { stored = error } }
     func set(_ counts: HKSaveCounts) { lock.withLock { savedCounts = counts } }
+    /// A sample the store refused, left out of the import.
+    func refuse(_ reason: String) { lock.withLock { refusedReasons.append(reason) } }
     var error: (any Error)? { lock.withLock { stored } }
+    /// The store's reasons for the samples it refused, one per sample.
+    var refused: [String] { lock.withLock { refusedReasons } }
     /// What the save stored and found already stored.
     var counts: HKSaveCounts { lock.withLock { savedCounts } }
 }

@@ -178,6 +178,37 @@ struct AppleHealthImporterTests {
         #expect(try await Self.count(store) == 7)
     }
 
+    @Test("A sample the store refuses (a negative workout duration, a distance too large to be finite) is left out with its reason; the rest is imported")
+    func refusedSamplesAreLeftOut() async throws {
+        var export = AppleHealthExportGenerator.full()
+        let workout = """
+             <Workout workoutActivityType="HKWorkoutActivityTypeWalking" duration="-5" durationUnit="min" sourceName="Buggy app" \
+            creationDate="2020-10-05 08:00:00 +0100" startDate="2020-10-05 08:00:00 +0100" endDate="2020-10-05 08:05:00 +0100"/>
+            """
+        export.body.insert(workout, at: 2)
+        // 1.7e308 km is finite, but not in meters, the type's unit.
+        export.body.insert(AppleHealthExportGenerator.recordText(type: "HKQuantityTypeIdentifierDistanceWalkingRunning", unit: "km",
+                                                                 value: "1.7e308", source: "Buggy app", version: nil, device: nil,
+                                                                 start: "2020-10-05 08:00:00 +0100", end: "2020-10-05 08:05:00 +0100",
+                                                                 metadata: [], indent: " "), at: 1)
+        let url = try Self.write(export.document())
+        let clean = try Self.write(AppleHealthExportGenerator.full().document())
+        defer { Self.remove(url); Self.remove(clean) }
+        let store = Self.ownerStore()
+        // Small batches: the refused samples share theirs with valid ones, which are still stored.
+        let report = try await AppleHealthImporter(batchSize: 3).importExport(at: url, into: store)
+        #expect(report.skipped["refused by the store: a workout's duration must be zero or more"] == 1, "\(report.skipped)")
+        let refusedValues = report.skipped.filter { $0.key.hasPrefix("refused by the store: HKQuantityTypeIdentifierDistanceWalkingRunning") }
+        #expect(refusedValues.values.reduce(0, +) == 1, "\(report.skipped)")
+        #expect(report.imported[HKWorkoutTypeIdentifier] == 1)
+        #expect(report.importedCount == 10)
+        // The same samples as the export without the two bad ones.
+        let reference = Self.ownerStore()
+        _ = try await AppleHealthImporter(batchSize: 3).importExport(at: clean, into: reference)
+        #expect(try await Self.count(store) == Self.count(reference))
+        #expect(try await Self.quantities(store, .heartRate).map(\.quantity) == Self.quantities(reference, .heartRate).map(\.quantity))
+    }
+
     @Test("Hostile and broken files: a typed error, nothing stored", arguments: [
         ("entities", AppleHealthExportError.Kind.entityDeclaration),
         ("external DTD", .entityDeclaration),
