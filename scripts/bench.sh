@@ -224,7 +224,8 @@ if [ "$suite" = "person" ]; then
     fi
     scratch=$(mktemp -d)
     trap 'rm -rf "$scratch"' EXIT
-    "$bin/export-generator" --days "$days" "$scratch/export.xml" "$scratch/export.zip" | head -1
+    "$bin/export-generator" --days "$days" "$scratch/export.xml" "$scratch/export.zip" > "$scratch/generated.txt"
+    head -1 "$scratch/generated.txt"
     rm -rf "$scratch/export.xml" "$scratch/workout-routes"
     # One line of figures: LABEL wall-seconds cpu-seconds peak-KiB bytes-written store-bytes.
     measure() {

@@ -70,7 +70,9 @@ public struct ServerConfiguration: Sendable {
     /// 1). A download holds at most three pieces of its file in memory at a time (one being
     /// written, one waiting to be, one read ahead or being copied from its row): 1 MiB each
     /// from a file on disk, a chunk of 1 to about 3 MiB from PostgreSQL, so 6 downloads hold at
-    /// most about 18 MiB (SQLite) or 54 MiB (PostgreSQL, every chunk at its largest). A download
+    /// most about 18 MiB (SQLite) or 54 MiB (PostgreSQL, every chunk at its largest) while being
+    /// read; the last piece or two of a download may wait in its connection's buffers after its
+    /// place is given back, until the client reads them. A download
     /// past the cap is answered at once with `503`, `Retry-After` and an OperationOutcome
     /// (`throttled`); nothing waits for a place.
     public var maximumExportDownloads = 6

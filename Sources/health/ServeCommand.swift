@@ -65,6 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
     var maximumConnectionsPerAddress = ConnectionLimits.default.maximumConnectionsPerAddress
 
     func run() async throws {
+        // A server outlives whoever reads its output (`health serve | head -1`): a write to a closed pipe is an error
+        // it ignores, never the signal that ends it (SwiftNIO ignores SIGPIPE only on Linux, once it opens a socket).
+        signal(SIGPIPE, SIG_IGN)
         guard let protocolMode = ProtocolMode(rawValue: mode) else { throw UsageError("--mode must be strict or compat") }
         guard let level = Logger.Level(rawValue: logLevel) else { throw UsageError("--log-level: unknown level \(logLevel)") }
         guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }

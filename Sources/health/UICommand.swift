@@ -27,6 +27,8 @@ struct UICommand: AsyncParsableCommand {
     var server: String?
 
     func run() async throws {
+        // As `health serve`: a closed standard output never ends the server.
+        signal(SIGPIPE, SIG_IGN)
         guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
         guard (identity == nil) == (server == nil) else { throw UsageError("--identity and --server go together") }
         let store = try storeOptions.openStore()

@@ -3,7 +3,8 @@ import Synchronization
 
 /// Folders under the system's temporary directory for stores and files that live as long as the
 /// test process (a server's SQLite store, a deployment's data folder): each is removed when the
-/// process exits, so a run of the suite leaves nothing behind in `/tmp` however its tests end.
+/// process exits normally, so a run of the suite leaves nothing behind in `/tmp` whether its tests pass or fail
+/// (a crash or a SIGKILL still leaves them).
 public enum ScratchFolders {
     private static let made = Mutex<[URL]>([])
     private static let removalRegistered: Bool = {

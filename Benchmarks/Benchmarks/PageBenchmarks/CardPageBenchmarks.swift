@@ -61,7 +61,7 @@ struct CardPageFixture: Sendable {
     }
 
     static func start(_ size: Int) async throws -> CardPageFixture {
-        let folder = try ScratchFolder("cards-page-\(size)")
+        let folder = try ScratchFolder.untilExit("cards-page-\(size)")
         let store = try BenchmarkStore.open(in: folder)
         let key = SHCIssuerKey.generate()
         let issuer = try SHCIssuer(key: key, issuer: Self.issuer)

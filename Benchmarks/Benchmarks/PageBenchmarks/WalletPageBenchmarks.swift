@@ -55,7 +55,7 @@ struct WalletPageFixture: Sendable {
     static func start(_ size: Int) async throws -> WalletPageFixture {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        let folder = try ScratchFolder("wallet-page-\(size)")
+        let folder = try ScratchFolder.untilExit("wallet-page-\(size)")
         let trust = try SQLiteTrustStore(path: folder.url.appendingPathComponent("trust.sqlite").path)
         try await trust.migrate()
         let unlimited = RateLimit(perSecond: 1_000_000, burst: 1_000_000)
@@ -89,7 +89,7 @@ struct WalletPageFixture: Sendable {
             try await group.waitForAll()
         }
 
-        let store = try BenchmarkStore.open(in: try ScratchFolder("wallet-page-store-\(size)"))
+        let store = try BenchmarkStore.open(in: try ScratchFolder.untilExit("wallet-page-store-\(size)"))
         let webApp = try HealthWebApp(store: store, wallet: SharingWallet(client: client, identity: wallet.identity))
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = webApp.application(port: 0) { continuation.yield($0) }

@@ -203,7 +203,7 @@ struct UIFixture: Sendable {
     let webApp: HealthWebApp
 
     static func make() async throws -> UIFixture {
-        let folder = try ScratchFolder("ui-summary")
+        let folder = try ScratchFolder.untilExit("ui-summary")
         let store = try BenchmarkStore.open(in: folder)
         try await saveDemoYear(into: store, endingAt: now)
         return UIFixture(store: store, webApp: try HealthWebApp(store: store, calendar: calendar, clock: { now }))

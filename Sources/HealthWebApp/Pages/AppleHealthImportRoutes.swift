@@ -30,6 +30,9 @@ extension HealthWebApp {
             }
             let allowOtherPerson = upload.fields["allowOtherPerson"] == "yes"
             var importer = AppleHealthImporter(clinicalRecords: nil)
+            // The page's store takes every other write of the person's too (a sample added, one deleted): those must
+            // be committed when they are answered, not in an import's shared transaction (HKHealthStore.withBulkWrite).
+            importer.bulkWrite = nil
             let clinicalRecords = AppleHealthClinicalRecordImporter(store: store, now: clock(), allowOtherPerson: allowOtherPerson)
             importer.clinicalRecords = clinicalRecords
             let profile = try? await store.ownerProfile()

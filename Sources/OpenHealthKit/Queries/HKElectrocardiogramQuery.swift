@@ -19,7 +19,8 @@ public final class HKElectrocardiogramQuery: HKQuery, @unchecked Sendable {
 
     /// The electrocardiogram whose voltages are read.
     let electrocardiogram: HKElectrocardiogram
-    /// Not `@Sendable`, as Apple declares it: the query calls it from its own task, one call at a time.
+    /// Not `@Sendable`, as Apple declares it: each execution of the query calls it from its own task, one call after
+    /// another (a query executed twice at once calls it from two tasks, as HealthKit would from two queues).
     private let handler: (HKElectrocardiogramQuery, Result) -> Void
 
     /// Creates a query for an electrocardiogram's voltages, as HealthKit's `init(_:dataHandler:)`.

@@ -5,7 +5,8 @@ import Foundation
 /// read; none otherwise.
 public final class HKUserAnnotatedMedicationQuery: HKQuery, @unchecked Sendable {
     private let limit: Int
-    /// Not `@Sendable`, as Apple declares it: the query calls it from its own task, one call at a time.
+    /// Not `@Sendable`, as Apple declares it: each execution of the query calls it from its own task, one call after
+    /// another (a query executed twice at once calls it from two tasks, as HealthKit would from two queues).
     private let resultsHandler: (HKUserAnnotatedMedicationQuery, HKUserAnnotatedMedication?, Bool, (any Error)?) -> Void
 
     /// Creates a query, as HealthKit's `init(predicate:limit:resultsHandler:)`.

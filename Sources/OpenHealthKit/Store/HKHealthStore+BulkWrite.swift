@@ -93,12 +93,25 @@ extension HealthDatabase {
 
     /// Commits what the bulk write holds, sets the writer back to its defaults, and copies the write-ahead log into the
     /// database, emptying it.
+    ///
+    /// Runs in a task of its own, so that a cancelled import still commits what it saved and leaves no transaction
+    /// open (GRDB's asynchronous writes do nothing in a cancelled task). A commit that fails is rolled back: the
+    /// writer is left without a transaction either way, and the error says what was lost.
     func endBulkWrite() async throws {
-        try await Self.mapErrors(path: displayPath) {
-            try await writer.writeWithoutTransaction { db in
-                self.bulkTransaction.withLock { $0 = nil }
-                if db.isInsideTransaction { try db.commit() }
+        try await Task.detached { try await self.finishBulkWrite() }.value
+    }
+
+    private func finishBulkWrite() async throws {
+        var commitError: (any Error)?
+        do {
+            try await Self.mapErrors(path: displayPath) {
+                try await writer.writeWithoutTransaction { db in
+                    defer { self.bulkTransaction.withLock { $0 = nil } }
+                    try Self.commitOrRollBack(db)
+                }
             }
+        } catch {
+            commitError = error
         }
         try await setWriterTuning(cachePages: Self.defaultWriterTuning.cachePages, checkpointPages: Self.defaultWriterTuning.checkpointPages)
         try await Self.mapErrors(path: displayPath) {
@@ -106,6 +119,18 @@ extension HealthDatabase {
                 // A reader still on an old snapshot keeps the log: then it is copied as far as it can be, and emptied later.
                 if (try? db.checkpoint(.truncate)) == nil { try db.checkpoint(.passive) }
             }
+        }
+        if let commitError { throw commitError }
+    }
+
+    /// Commits the open transaction, if any; rolls it back when the commit fails, so that no transaction stays open.
+    private static func commitOrRollBack(_ db: Database) throws {
+        guard db.isInsideTransaction else { return }
+        do {
+            try db.commit()
+        } catch {
+            try? db.rollback()
+            throw error
         }
     }
 
@@ -139,7 +164,7 @@ extension HealthDatabase {
         }
         let now = ContinuousClock.now
         if state.commitDue(at: now) {
-            try db.commit()
+            try Self.commitOrRollBack(db)
             bulkTransaction.withLock { $0?.lastCommit = now }
         }
         return try result.get()

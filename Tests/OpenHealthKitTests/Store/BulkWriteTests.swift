@@ -33,6 +33,32 @@ struct BulkWriteTests {
     static let hour = HKHealthStore.BulkWrite(cacheBytes: 8 << 20, checkpointBytes: 64 << 20, shortestTransaction: .seconds(3600),
                                               longestTransaction: .seconds(3600))
 
+    @Test("A bulk write whose task is cancelled still commits what it saved and leaves no transaction open")
+    func cancelledBulkWriteCommits() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let other = TestStores.owner(folder)
+        #expect(try await Self.committed(other) == 0)
+        let saved = Inbox<Void>()
+        let task = Task {
+            try await store.withBulkWrite(Self.hour) {
+                _ = try await store.save(Self.batch(0), recordedAs: Array(repeating: Self.revision, count: 50))
+                saved.append(())
+                // Waits for the cancellation (never a minute: the test cancels once the save is in).
+                try await Task.sleep(for: .seconds(60))
+            }
+        }
+        _ = await saved.wait(for: 1)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try await Self.committed(other) == 50)
+        // No transaction left open on the writer: an ordinary save commits and is seen at once.
+        try await store.save(Self.batch(1))
+        #expect(try await Self.committed(other) == 100)
+        let open = try await store.engine.databaseAsync().writer.writeWithoutTransaction { db in db.isInsideTransaction }
+        #expect(!open)
+    }
+
     @Test("Saves share one transaction until it is due: another connection sees them once the bulk write ends")
     func savesShareTransaction() async throws {
         let folder = TemporaryFolder()
@@ -132,18 +158,15 @@ struct BulkWriteTests {
         await #expect(throws: HKError.self) { try await app.withBulkWrite { 1 } }
     }
 
-    @Test("New samples get time-ordered UUIDs (version 7): unique, in the order they were made by their first 48 bits")
+    @Test("New samples get time-ordered UUIDs (version 7): unique, version and variant bits set, a Unix time in milliseconds first")
     func timeOrderedUUIDs() {
-        let before = UInt64(Date().timeIntervalSince1970 * 1000)
         let uuids = (0..<100_000).map { _ in UUID.timeOrdered() }
-        let after = UInt64(Date().timeIntervalSince1970 * 1000)
         #expect(Set(uuids).count == uuids.count)
-        var previous: UInt64 = 0
         for uuid in uuids {
             let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
             let milliseconds = bytes[0..<6].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            #expect(milliseconds >= previous && milliseconds >= before && milliseconds <= after)
-            previous = milliseconds
+            // After 2020 and before 2100 (the clock itself is not asserted on: it may step back).
+            #expect(milliseconds > 1_577_836_800_000 && milliseconds < 4_102_444_800_000)
             #expect(bytes[6] >> 4 == 7 && bytes[8] >> 6 == 0b10)
         }
         let sample = Self.batch(0, count: 1)[0]
