@@ -15,7 +15,7 @@ import OpenHealthKit
 /// The files of `clinical-records/` go to a ``AppleHealthClinicalRecordImporting`` when one is given.
 ///
 /// Samples are saved in batches, each applied whole or not at all; while the import runs, batches share transactions
-/// (``bulkWrite``, ``HKHealthStore/withBulkWrite(_:_:)``), so that the store's indexes are written out once per
+/// (``bulkWrite``, `HKHealthStore.withBulkWrite(_:_:)`), so that the store's indexes are written out once per
 /// transaction rather than once per batch. Every sample carries a sync
 /// identifier derived from its content (unless the export gave it one), so running the same
 /// import again stores nothing twice and an interrupted import resumes where it stopped. Plain
@@ -41,7 +41,7 @@ public struct AppleHealthImporter: Sendable {
     /// export of another person (imported with the check skipped) never changes the owner's.
     public var keepsOwnerCharacteristics = false
 
-    /// How the store's writer works during the import (``HKHealthStore/BulkWrite``): nil leaves it as it is.
+    /// How the store's writer works during the import (`HKHealthStore.BulkWrite`): nil leaves it as it is.
     public var bulkWrite: HKHealthStore.BulkWrite? = HKHealthStore.BulkWrite()
 
     /// The prefix of the sync identifiers the importer gives samples.
