@@ -204,9 +204,15 @@ public enum SHLink {
     }
 
     /// A fresh manifest identifier: 32 random bytes in base64url (43 characters), the last segment
-    /// of a link's manifest URL.
+    /// of a link's manifest URL. Never one that starts with `-`: a person types it as an argument
+    /// (`health share update ID`, `share revoke ID`), where a leading `-` reads as an option (one id
+    /// in 64 did). Drawn again in that case, which keeps every other id equally likely.
     public static func newManifestID() -> String {
-        Base64URL.encode(newKey())
+        while true {
+            let bytes = newKey()
+            // The first character is the first byte's top six bits: 62 is `-` in base64url.
+            if bytes[0] >> 2 != 62 { return Base64URL.encode(bytes) }
+        }
     }
 
     /// Checks an address a link or a manifest names: `https`, or `http` on this machine.

@@ -121,4 +121,17 @@ struct SHLinkTests {
         }
         #expect(refused > 1_000)
     }
+
+    @Test("A new manifest id is 43 base64url characters and never starts with '-', which a command line reads as an option")
+    func manifestIDsAreArguments() {
+        var firsts = Set<Character>()
+        for _ in 0..<10_000 {
+            let id = SHLink.newManifestID()
+            #expect(id.count == 43 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            #expect(id.first != "-", "\(id)")
+            if let first = id.first { firsts.insert(first) }
+        }
+        // Every other first character still occurs (63 of base64url's 64).
+        #expect(firsts.count == 63)
+    }
 }
