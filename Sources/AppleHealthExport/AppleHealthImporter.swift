@@ -548,6 +548,13 @@ private struct ImportRun {
                                           metadata: metadata.isEmpty ? nil : metadata)
             return (sample: sample as HKSample, revision: revision)
         }
+        if ["HKDataTypeStateOfMind", "HKDataTypeIdentifierStateOfMind", HKDataTypeIdentifierUserAnnotatedMedicationConcept,
+            HKMedicationDoseEventTypeIdentifierMedicationDoseEvent].contains(type) {
+            // HealthKit samples, but the export format (HealthKit Export Version 14: Record, Correlation, Workout,
+            // ActivitySummary, ClinicalRecord, Audiogram, VisionPrescription) documents no form for them.
+            report.skip("\(Self.label(type)) (a HealthKit type Apple's export format does not carry: not stored)")
+            return nil
+        }
         if type.hasPrefix("HKDataType") {
             // HKDataTypeSleepDurationGoal and the like: the Health app's settings, not samples HealthKit apps can read.
             report.skip("\(Self.label(type)) (a Health app setting, not a HealthKit sample: not stored)")
