@@ -57,6 +57,7 @@ public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
     ///   - quantitySample: The sample whose quantities are read.
     ///   - quantityHandler: Called once per quantity with the quantity, its start date, whether
     ///     it is the last, and any error.
+    @available(*, deprecated, message: "Use init(quantityType:predicate:quantityHandler:)")
     public init(sample quantitySample: HKQuantitySample,
                 quantityHandler: @escaping @Sendable (HKQuantitySeriesSampleQuery, HKQuantity?, Date?, Bool, (any Error)?) -> Void) {
         self.quantityType = quantitySample.quantityType

@@ -185,7 +185,7 @@ struct DeclarationAuditTests {
         #expect(heartbeats.map(\.precededByGap) == [false, true])
     }
 
-    @Test("HKStateOfMind: default metadata, ValenceClassification(valence:) failable, raw values, the five HKQuery predicates")
+    @Test("HKStateOfMind: default metadata, ValenceClassification(valence:) failable, raw values, the four HKQuery predicates")
     func stateOfMind() async throws {
         let folder = TemporaryFolder()
         let healthStore = TestStores.owner(folder)

@@ -132,10 +132,11 @@ struct SeriesTests {
         let one = try await store.runSeriesQuery(heartRate, predicate: HKQuery.predicateForObject(with: b.uuid))
         #expect(one.map { $0.interval.start } == [Samples.reference.addingTimeInterval(30), Samples.reference.addingTimeInterval(90)])
 
-        // HealthKit's first (iOS 12) form: one sample, quantities with their start dates.
+        // HealthKit's first (iOS 12) form, deprecated as HealthKit's is: one sample, quantities with their start dates.
+        // Made through a protocol requirement, so the test builds without a deprecation warning.
         let inbox = Inbox<Date>()
         let dates: [Date] = try await withCheckedThrowingContinuation { continuation in
-            store.execute(HKQuantitySeriesSampleQuery(sample: a) { _, quantity, date, done, error in
+            store.execute((FirstSeriesQueryForm.self as any SeriesQueryForm.Type).query(sample: a) { _, quantity, date, done, error in
                 if let error { continuation.resume(throwing: error); return }
                 if quantity != nil, let date { inbox.append(date) }
                 if done { continuation.resume(returning: inbox.values) }
@@ -402,5 +403,22 @@ struct SeriesTests {
             healthStore.execute(query)
         }
         #expect(beats == [0.8])
+    }
+}
+
+/// Makes the deprecated `HKQuantitySeriesSampleQuery(sample:quantityHandler:)` (iOS 12; deprecated in
+/// iOS 13) for a test, called through this requirement so no deprecation warning is emitted.
+private protocol SeriesQueryForm {
+    static func query(sample: HKQuantitySample,
+                      handler: @escaping @Sendable (HKQuantitySeriesSampleQuery, HKQuantity?, Date?, Bool, (any Error)?) -> Void)
+        -> HKQuantitySeriesSampleQuery
+}
+
+private enum FirstSeriesQueryForm: SeriesQueryForm {
+    @available(*, deprecated)
+    static func query(sample: HKQuantitySample,
+                      handler: @escaping @Sendable (HKQuantitySeriesSampleQuery, HKQuantity?, Date?, Bool, (any Error)?) -> Void)
+        -> HKQuantitySeriesSampleQuery {
+        HKQuantitySeriesSampleQuery(sample: sample, quantityHandler: handler)
     }
 }
