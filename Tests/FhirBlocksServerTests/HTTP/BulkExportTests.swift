@@ -168,6 +168,11 @@ import TestSupport
         #expect(manifest["requiresAccessToken"] == .bool(true))
         #expect(manifest["request"]?.stringValue?.hasSuffix("/fhir/Patient/$export?_outputFormat=application/fhir%2Bndjson&_typeFilter=x") == true)
         #expect(manifest["transactionTime"]?.stringValue == world.now.wireText)
+        // `Expires` is an HTTP date (IMF-fixdate) of the end of the retention, not ISO 8601.
+        let completed = try await Self.send(server, .GET, location, token: appToken)
+        let expires = world.now.adding(seconds: world.service.configuration.exportRetentionSeconds)
+        #expect(Self.header(completed, "Expires") == FHIRController.httpDate(expires))
+        #expect(Self.header(completed, "Expires")?.hasSuffix(" GMT") == true)
         #expect(try await Self.download(server, manifest, token: appToken) == readable)
         // What lenient handling ignored is the manifest's error file: one OperationOutcome naming it.
         let errors = try #require(manifest["error"]?.arrayValue)

@@ -288,7 +288,8 @@ struct BulkExportController: TrustEndpoints {
             manifest.append("error", .array(sorted.filter { $0.type == BulkExportRunner.errorFileType }.map(item)))
             var fields = HTTPFields()
             Self.add(&fields, "Content-Type", "application/json")
-            Self.add(&fields, "Expires", job.expiresAt.wireText)
+            // `Expires` is an HTTP date (RFC 9110 IMF-fixdate), not the manifest's ISO 8601.
+            Self.add(&fields, "Expires", FHIRController.httpDate(job.expiresAt))
             return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONWriter.serialize(.object(manifest)))))
         }
     }
