@@ -154,6 +154,23 @@ import TestSupport
             #expect(refused.status == 403)
             #expect(try await BulkExportTests.send(server, .GET, "/fhir/$export", token: token, headers: BulkExportTests.kickoffHeaders).status == 403)
 
+            // RFC 7009: a second token, revoked by the client with its assertion; without the
+            // assertion (client_id alone, or nothing) 401 invalid_client and the token still works.
+            let spareAnswer = try await Self.token(server, key.assertion(client: client, audience: audience, now: world.now), scope: "system/*.rs")
+            let spare = try #require(spareAnswer.json["access_token"]?.stringValue)
+            for fields in [[("token", spare)], [("token", spare), ("client_id", client.rawValue)]] {
+                let refused = try await SmartCertificationChecksTests.post(server, "/oauth/revoke", fields)
+                #expect(refused.status == 401 && refused.json["error"] == .string("invalid_client"))
+            }
+            let kickoffHeaders = BulkExportTests.kickoffHeaders
+            let observations = "/fhir/Patient/$export?_type=Observation"
+            #expect(try await BulkExportTests.send(server, .GET, observations, token: spare, headers: kickoffHeaders).status == 202)
+            let revoked = try await SmartCertificationChecksTests.post(server, "/oauth/revoke", [
+                ("token", spare), ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType),
+                ("client_assertion", try key.assertion(client: client, audience: audience, now: world.now))])
+            #expect(revoked.status == 200)
+            #expect(try await BulkExportTests.send(server, .GET, observations, token: spare, headers: kickoffHeaders).status == 401)
+
             // Once both wallets revoke, the token covers nobody: 401.
             for wallet in wallets.prefix(2) {
                 let revoke = DeletePermissionRequest(envelope: world.envelope(wallet), permissionedGuidBeingDeleted: client.rawValue)

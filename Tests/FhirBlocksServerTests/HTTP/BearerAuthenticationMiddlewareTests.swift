@@ -92,8 +92,7 @@ import Testing
                 #expect(try await Self.send(client, .get, "/unconfirmed", token: token).text == "resolved \(wallet.csi.rawValue)")
                 #expect(runs.value == 7)
                 // Revoked (through the service, so the store's ledger moved): inactive at once.
-                let revoked = await world.service.revoke(ServiceRequest(method: "POST", path: "/oauth/revoke",
-                                                                        body: TestWorld.form([("token", token)])))
+                let revoked = try await world.revoke(token, by: wallet)
                 #expect(revoked.status == 200)
                 #expect(try await Self.send(client, .get, "/optional", token: token).text == "inactive")
                 #expect(try await Self.send(client, .post, "/required", token: token, body: "hello").status == 401)

@@ -141,24 +141,36 @@ import TestSupport
             let anonymous = try await Self.post(server, "/oauth/introspect", [("token", family.access)])
             #expect(anonymous.status == 401)
 
+            // RFC 7009 §2.1: without client authentication, 401 invalid_client; another client's
+            // request revokes nothing and answers 200 all the same (§2.2: it learns nothing).
+            let anonymousRevocation = try await Self.post(server, "/oauth/revoke", [("token", family.access)])
+            #expect(anonymousRevocation.status == 401 && anonymousRevocation.json["error"] == .string("invalid_client"))
+            #expect(try await Self.post(server, "/oauth/revoke", [("token", family.access), ("client_id", "no-such-client")]).status == 401)
+            #expect(try await Self.post(server, "/oauth/revoke", [("token", family.access), ("client_id", other)]).status == 200)
+            #expect(try await Self.post(server, "/oauth/revoke", [("token", family.refresh), ("client_id", other)]).status == 200)
+            #expect(try await Self.get(server, "/fhir/Observation/o1", token: family.access).status == 200)
+            #expect(try await Self.introspect(server, family.access, with: bystander.access)["active"] == .bool(true))
+
             // The access token revoked: refused at the FHIR endpoint, inactive; its refresh token
             // and the other approval still work.
-            let revoked = try await Self.post(server, "/oauth/revoke", [("token", family.access), ("token_type_hint", "access_token")])
+            let revoked = try await Self.post(server, "/oauth/revoke", [("token", family.access), ("token_type_hint", "access_token"),
+                                                                                ("client_id", client)])
             #expect(revoked.status == 200)
             #expect(try await Self.get(server, "/fhir/Observation/o1", token: family.access).status == 401)
             #expect(try await Self.get(server, "/fhir/Observation", token: family.access).status == 401)
             #expect(try await Self.introspect(server, family.access, with: bystander.access)["active"] == .bool(false))
             #expect(try await Self.get(server, "/fhir/Observation/o1", token: bystander.access).status == 200)
             // Revoking it again, or an unknown token: 200 all the same.
-            #expect(try await Self.post(server, "/oauth/revoke", [("token", family.access)]).status == 200)
-            #expect(try await Self.post(server, "/oauth/revoke", [("token", "no-such-token")]).status == 200)
+            #expect(try await Self.post(server, "/oauth/revoke", [("token", family.access), ("client_id", client)]).status == 200)
+            #expect(try await Self.post(server, "/oauth/revoke", [("token", "no-such-token"), ("client_id", client)]).status == 200)
 
             // The refresh token revoked: refused (invalid_grant), and the family's tokens with it.
             let rotated = try await Self.post(server, "/oauth/token", [("grant_type", "refresh_token"), ("client_id", client),
                                                                        ("refresh_token", family.refresh)])
             let rotatedAccess = try #require(rotated.json["access_token"]?.stringValue)
             let rotatedRefresh = try #require(rotated.json["refresh_token"]?.stringValue)
-            #expect(try await Self.post(server, "/oauth/revoke", [("token", rotatedRefresh), ("token_type_hint", "refresh_token")]).status == 200)
+            #expect(try await Self.post(server, "/oauth/revoke", [("token", rotatedRefresh), ("token_type_hint", "refresh_token"),
+                                                                                 ("client_id", client)]).status == 200)
             let refused = try await Self.post(server, "/oauth/token", [("grant_type", "refresh_token"), ("client_id", client),
                                                                        ("refresh_token", rotatedRefresh)])
             #expect(refused.status == 400 && refused.json["error"] == .string("invalid_grant"))

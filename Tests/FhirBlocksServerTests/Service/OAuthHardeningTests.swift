@@ -14,11 +14,9 @@ import TestSupport
 @Suite struct OAuthHardeningTests {
     // MARK: Helpers
 
-    /// `POST /oauth/revoke` with `token` and an optional `token_type_hint`.
-    static func revoke(_ world: TestWorld, _ token: String, hint: String?) async -> ServiceResponse {
-        var fields = [("token", token)]
-        if let hint { fields.append(("token_type_hint", hint)) }
-        return await world.service.revoke(ServiceRequest(method: "POST", path: "/oauth/revoke", body: TestWorld.form(fields)))
+    /// `POST /oauth/revoke` with `token` and an optional `token_type_hint`, by the public client `client`.
+    static func revoke(_ world: TestWorld, _ token: String, hint: String?, client: String) async -> ServiceResponse {
+        await world.revoke(token, publicClient: client, hint: hint)
     }
 
     /// `POST /oauth/introspect` of `token`, authenticated with `bearer`.
@@ -61,7 +59,7 @@ import TestSupport
                 let refresh = try #require(rotated["refresh_token"]?.stringValue)
                 #expect(await Self.introspect(world, access, with: bystander.access)["active"] == .bool(true))
 
-                let revoked = await Self.revoke(world, refresh, hint: hint)
+                let revoked = await Self.revoke(world, refresh, hint: hint, client: client)
                 #expect(revoked.status == 200 && String(decoding: revoked.body, as: UTF8.self) == "{}", "hint \(hint ?? "none")")
 
                 let again = await world.refresh(client: client, token: refresh)
@@ -77,9 +75,9 @@ import TestSupport
             // An access token revoked under the refresh-token hint is revoked all the same;
             // an unknown token is 200 too.
             let other = try await Self.tokens(world, wallet: wallet, client: client, state: "access-only")
-            #expect(await Self.revoke(world, other.access, hint: "refresh_token").status == 200)
+            #expect(await Self.revoke(world, other.access, hint: "refresh_token", client: client).status == 200)
             #expect(await world.fhir("GET", "Observation", token: other.access).status == 401)
-            #expect(await Self.revoke(world, "no-such-token", hint: "refresh_token").status == 200)
+            #expect(await Self.revoke(world, "no-such-token", hint: "refresh_token", client: client).status == 200)
             #expect(try await Self.auditEntries(world.store).filter { $0.reason == "refresh-token-revoked" }.count == 4)
         }
     }

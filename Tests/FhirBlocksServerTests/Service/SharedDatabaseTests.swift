@@ -78,7 +78,7 @@ struct SharedDatabaseTests {
                 let token = try #require(first.json(try await first.clientCredentials(wallet, scope: "patient/Observation.rs"))["access_token"]?.stringValue)
                 #expect(await second.fhir("GET", "Observation/o1", token: token).status == 200)
                 #expect(await second.fhir("GET", "Observation/o1", token: token).status == 200)
-                let revoked = await first.service.revoke(ServiceRequest(method: "POST", path: "/oauth/revoke", body: TestWorld.form([("token", token)])))
+                let revoked = try await first.revoke(token, by: wallet)
                 #expect(revoked.status == 200)
                 #expect(await second.fhir("GET", "Observation/o1", token: token).status == 401)
                 #expect(await first.fhir("GET", "Observation/o1", token: token).status == 401)

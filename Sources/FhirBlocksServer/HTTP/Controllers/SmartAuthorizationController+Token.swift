@@ -208,7 +208,7 @@ extension SmartAuthorizationController {
     /// backend client's assertion is, `RS384`, `ES384` or `ES256` by the key its `kid` names);
     /// without, the public client `client_id` names. A confidential client without its
     /// assertion, or a public one with one, is `invalid_client`.
-    private func smartClient(_ form: FormBody) async throws(SMOACError) -> SmartClient {
+    func smartClient(_ form: FormBody) async throws(SMOACError) -> SmartClient {
         let unknown = SMOACError.invalidClient("\"client_id\" is missing or unknown")
         let assertionText = form["client_assertion"]
         var claimed = form["client_id"].flatMap(CsiGuid.init)

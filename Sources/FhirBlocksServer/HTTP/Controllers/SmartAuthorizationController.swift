@@ -198,23 +198,36 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
     }
 
     /// `POST /oauth/revoke` (RFC 7009): revokes the access or refresh token given in the form.
+    /// The client authenticates as at the token endpoint (RFC 7009 §2.1): a confidential client
+    /// with its `private_key_jwt` client assertion (a registered csi, a backend client, or an
+    /// app of `/oauth/register` with a key), a public client with its `client_id`; without that,
+    /// `401 invalid_client`. Only a token issued to that client is revoked: another client's
+    /// token, like an unknown one, answers 200 and is left alone (§2.2: nothing is revealed).
     /// Revoking a refresh token revokes its family: the permissions its approval wrote, so the
     /// refresh token, every refresh token rotated from it and every access token issued from
     /// that approval stop working at once (RFC 7009 §2.1). `token_type_hint` only orders the
     /// lookups: a missing, unknown or wrong hint still finds the token. Always 200 (an unknown
-    /// token included) unless the form has no token or the store fails.
+    /// token included) unless the form has no token, the client is not authenticated or the
+    /// store fails.
     func revoke(_ request: ServiceRequest) async -> ServiceResponse {
-        guard let form = try? FormBody.parse(request.body, mode: .strict).value, let presented = form["token"], !presented.isEmpty else {
+        let form: FormBody
+        do {
+            form = try FormBody.parse(request.body, mode: configuration.mode, literalPlusFields: ["client_assertion"]).value
+        } catch {
+            return .error(error)
+        }
+        guard let presented = form["token"], !presented.isEmpty else {
             return .error(.malformedRequest("\"token\" is missing"))
         }
         let hash = AccessToken.hash(of: presented)
         _ = try? await refreshLedger()
         let refreshFirst = form["token_type_hint"] == "refresh_token"
         do {
+            let client = try await revokingClient(form, body: request.body)
             if refreshFirst {
-                if try await revokeRefreshToken(hash: hash) == false { try await revokeAccessToken(hash: hash) }
+                if try await revokeRefreshToken(hash: hash, of: client) == false { try await revokeAccessToken(hash: hash, of: client) }
             } else {
-                if try await revokeAccessToken(hash: hash) == false { try await revokeRefreshToken(hash: hash) }
+                if try await revokeAccessToken(hash: hash, of: client) == false { try await revokeRefreshToken(hash: hash, of: client) }
             }
         } catch {
             return .error(error)
@@ -222,9 +235,43 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
         return ServiceResponse(body: Array("{}".utf8))
     }
 
-    /// Revokes the access token whose SHA-256 is `hash`; returns whether one is stored.
+    /// The client of a revocation request, authenticated as the token endpoint authenticates it:
+    /// a backend client's or a registered csi's client assertion, else a SMART client of
+    /// `/oauth/register` (its assertion when it has a key, its `client_id` when public).
+    private func revokingClient(_ form: FormBody, body: [UInt8]) async throws(SMOACError) -> CsiGuid {
+        if let assertionText = form["client_assertion"] {
+            guard form["client_assertion_type"] == VacaAuthRequest.jwtBearerAssertionType else {
+                throw .invalidClient("client_assertion_type must be \(VacaAuthRequest.jwtBearerAssertionType)")
+            }
+            if let backend = try await claimedBackendClient(form) {
+                let app: SmartClient?
+                do {
+                    app = try await store.smartClient(backend.clientID)
+                } catch {
+                    throw .storageFailure(error.description)
+                }
+                if app == nil {
+                    if let claimed = form["client_id"], claimed != backend.clientID.rawValue {
+                        throw .invalidClient("client_id does not match the assertion's issuer")
+                    }
+                    try await verifyKeySetAssertion(assertionText, client: backend)
+                    return backend.clientID
+                }
+            } else if assertsRegisteredCsi(form) {
+                let verified = try await tokens.verifyAssertion(assertionText, purpose: .clientAuthentication, body: body, quirks: [])
+                if let claimed = form["client_id"], CsiGuid(claimed) != verified.issuer {
+                    throw .invalidClient("client_id does not match the assertion's issuer")
+                }
+                return verified.issuer
+            }
+        }
+        return try await smartClient(form).clientID
+    }
+
+    /// Revokes the access token whose SHA-256 is `hash` when it was issued to `client`; returns
+    /// whether one is stored (another client's token included, left alone).
     @discardableResult
-    private func revokeAccessToken(hash: String) async throws(SMOACError) -> Bool {
+    private func revokeAccessToken(hash: String, of client: CsiGuid) async throws(SMOACError) -> Bool {
         let found: StoredAccessToken?
         do {
             found = try await store.token(hash: hash)
@@ -232,7 +279,7 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
             throw .storageFailure(error.description)
         }
         guard let stored = found else { return false }
-        guard !stored.revoked else { return true }
+        guard !stored.revoked, stored.client == client else { return true }
         var change = TrustChange()
         change.revokedTokenHashes = [hash]
         change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionRevoke, recorded: now, agent: stored.client.rawValue,
@@ -242,9 +289,10 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
     }
 
     /// Revokes the family of the refresh token whose SHA-256 is `hash` (the permissions it rests
-    /// on); returns whether one is stored.
+    /// on) when it was issued to `client`; returns whether one is stored (another client's
+    /// included, left alone).
     @discardableResult
-    private func revokeRefreshToken(hash: String) async throws(SMOACError) -> Bool {
+    private func revokeRefreshToken(hash: String, of client: CsiGuid) async throws(SMOACError) -> Bool {
         let found: StoredRefreshToken?
         do {
             found = try await store.refreshToken(hash: hash)
@@ -252,6 +300,7 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
             throw .storageFailure(error.description)
         }
         guard let stored = found else { return false }
+        guard stored.client == client else { return true }
         try await revokeFamily(of: stored.permissionIDs, client: stored.client, patient: stored.patient, reason: "refresh-token-revoked",
                                outcome: .success)
         return true
