@@ -16,12 +16,13 @@ extension PostgresTrustStore {
     }
 
     /// One page of one type of a compartment in id byte order (`COLLATE "C"`,
-    /// ``TrustSQL/typePage(patient:type:since:afterID:limit:dialect:)``), read through the index
+    /// ``TrustSQL/typePage(patient:type:since:until:afterID:limit:dialect:linesOnly:)``), read through the index
     /// `fhir_resource_compartment_order` and stopped after `limit` rows.
-    public func resources(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?,
+    public func resources(patient: CsiGuid, type: String, since: Timestamp?, until: Timestamp?, afterID: String?,
                           limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord] {
         guard limit > 0 else { return [] }
-        let query = Self.query(TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, afterID: afterID, limit: limit, dialect: .postgres))
+        let query = Self.query(TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, until: until, afterID: afterID, limit: limit,
+                                                 dialect: .postgres))
         return try await withConnection { connection, logger in
             let rows = try await connection.query(query, logger: logger).collect()
             return try rows.map(PostgresRows.resource)

@@ -18,14 +18,14 @@ extension SQLiteTrustStore {
         }
     }
 
-    /// One page of one type of a compartment in id byte order (``TrustSQL/typePage(patient:type:since:afterID:limit:dialect:)``):
+    /// One page of one type of a compartment in id byte order (``TrustSQL/typePage(patient:type:since:until:afterID:limit:dialect:linesOnly:)``):
     /// a range scan of the primary key `(patient, type, id)`, stopped after `limit` rows. The
     /// rows are the patient's (the statement asks for no other), so its column is not parsed
     /// again, and each JSON is copied once, from SQLite's memory.
-    public func resources(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?,
+    public func resources(patient: CsiGuid, type: String, since: Timestamp?, until: Timestamp?, afterID: String?,
                           limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord] {
         guard limit > 0 else { return [] }
-        let page = TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, afterID: afterID, limit: limit, dialect: .sqlite)
+        let page = TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, until: until, afterID: afterID, limit: limit, dialect: .sqlite)
         return try await read { db in
             var records: [FHIRResourceRecord] = []
             records.reserveCapacity(min(limit, 4_096))
@@ -39,16 +39,16 @@ extension SQLiteTrustStore {
         }
     }
 
-    /// The same page as ``resources(patient:type:since:afterID:limit:)`` as lines: each JSON
+    /// The same page as ``resources(patient:type:since:until:afterID:limit:)`` as lines: each JSON
     /// copied from SQLite's memory straight into the one buffer (the columns read with the
     /// SQLite C API on the statement GRDB steps: no record, `Row` value or `Data` per resource),
     /// and the id of the last row kept for the next page's cursor.
-    public func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?,
+    public func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, until: Timestamp?, afterID: String?,
                               limit: Int, maximumBytes: Int) async throws(TrustStoreError) -> ResourceLines {
         guard limit > 0 else { return ResourceLines() }
         // Only the columns a line needs: the id (the next page's cursor) and the JSON.
-        let page = TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, afterID: afterID, limit: limit, dialect: .sqlite,
-                                     linesOnly: true)
+        let page = TrustSQL.typePage(patient: patient.rawValue, type: type, since: since, until: until, afterID: afterID, limit: limit,
+                                     dialect: .sqlite, linesOnly: true)
         return try await read { db in
             var lines = ResourceLines()
             lines.bytes.reserveCapacity(min(limit, 4_096) * 768)

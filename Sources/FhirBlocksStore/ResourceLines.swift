@@ -49,16 +49,16 @@ public struct ResourceLines: Sendable, Hashable {
 }
 
 extension ResourceStore {
-    /// ``ResourceStore/resources(patient:type:since:afterID:limit:)``, its records' JSON gathered
+    /// ``ResourceStore/resources(patient:type:since:until:afterID:limit:)``, its records' JSON gathered
     /// into lines, read ``ResourceLines/recordsPerRead`` records at a time until the page holds
     /// `limit` resources or `maximumBytes` bytes.
-    public func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?,
+    public func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, until: Timestamp?, afterID: String?,
                               limit: Int, maximumBytes: Int) async throws(TrustStoreError) -> ResourceLines {
         var lines = ResourceLines()
         var after = afterID
         while lines.count < limit, lines.count == 0 || lines.bytes.count < maximumBytes {
             let wanted = min(limit - lines.count, ResourceLines.recordsPerRead)
-            let records = try await resources(patient: patient, type: type, since: since, afterID: after, limit: wanted)
+            let records = try await resources(patient: patient, type: type, since: since, until: until, afterID: after, limit: wanted)
             for record in records {
                 lines.append(record.json)
                 lines.lastID = record.id
@@ -68,5 +68,19 @@ extension ResourceStore {
             after = last.id
         }
         return lines
+    }
+}
+
+extension ResourceStore {
+    /// ``ResourceStore/resources(patient:type:since:until:afterID:limit:)`` with no upper bound.
+    public func resources(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?,
+                          limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord] {
+        try await resources(patient: patient, type: type, since: since, until: nil, afterID: afterID, limit: limit)
+    }
+
+    /// ``ResourceStore/resourceLines(patient:type:since:until:afterID:limit:maximumBytes:)`` with no upper bound.
+    public func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?,
+                              limit: Int, maximumBytes: Int) async throws(TrustStoreError) -> ResourceLines {
+        try await resourceLines(patient: patient, type: type, since: since, until: nil, afterID: afterID, limit: limit, maximumBytes: maximumBytes)
     }
 }

@@ -21,20 +21,22 @@ public protocol ResourceStore: Sendable {
     /// `Patient/$everything`, read through an index in that order rather than by sorting the
     /// whole compartment.
     func resources(patient: CsiGuid, after: (type: String, id: String)?, limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord]
-    /// Up to `limit` current resources of `type` in `patient`'s compartment updated at or after
-    /// `since` (all when nil) whose ids come after `afterID` in byte order (from the first when
-    /// nil), in id byte order: one page of a Bulk Data export of that type (`_type`, `_since`),
-    /// read through the same index as ``resources(patient:after:limit:)`` within the one type.
-    func resources(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?, limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord]
-    /// The same page as ``resources(patient:type:since:afterID:limit:)``, as the resources' JSON
+    /// Up to `limit` current resources of `type` in `patient`'s compartment updated after `since`
+    /// (strictly; all when nil) and at or before `until` (all when nil) whose ids come after
+    /// `afterID` in byte order (from the first when nil), in id byte order: one page of a Bulk
+    /// Data export of that type (`_type`, `_since`, cut off at the job's `transactionTime`), read
+    /// through the same index as ``resources(patient:after:limit:)`` within the one type.
+    func resources(patient: CsiGuid, type: String, since: Timestamp?, until: Timestamp?, afterID: String?,
+                   limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord]
+    /// The same page as ``resources(patient:type:since:until:afterID:limit:)``, as the resources' JSON
     /// one after another, each followed by a line feed, in one buffer (``ResourceLines``): what a
     /// Bulk Data export appends to its file, read without a record per resource. The page ends
     /// early, after the resource that brings its bytes to `maximumBytes` or more (at least one
     /// resource), so what it holds is bounded whatever the resources' sizes: a caller reads on
     /// while a page holds `limit` resources or `maximumBytes` bytes. The default implementation
-    /// builds it from ``resources(patient:type:since:afterID:limit:)``, at most
+    /// builds it from ``resources(patient:type:since:until:afterID:limit:)``, at most
     /// ``ResourceLines/recordsPerRead`` records a read.
-    func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, afterID: String?, limit: Int,
+    func resourceLines(patient: CsiGuid, type: String, since: Timestamp?, until: Timestamp?, afterID: String?, limit: Int,
                        maximumBytes: Int) async throws(TrustStoreError) -> ResourceLines
     /// The last recorded writer of each resource of `type` in `patient`'s compartment, by id
     /// (``FHIRResourceWrite/writer``), with the version it wrote: a caller compares it with the

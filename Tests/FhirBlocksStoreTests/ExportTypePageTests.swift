@@ -6,9 +6,10 @@ import Foundation
 import GRDB
 import Testing
 
-/// `ResourceStore.resources(patient:type:since:afterID:limit:)`, a Bulk Data export's page of one
-/// type (`TrustSQL.typePage`): only that type of that patient, updated at or after `_since`, in
-/// id byte order after the cursor, on both stores; on SQLite a range of the primary key.
+/// `ResourceStore.resources(patient:type:since:until:afterID:limit:)`, a Bulk Data export's page of
+/// one type (`TrustSQL.typePage`): only that type of that patient, updated after `_since` and at or
+/// before the job's `transactionTime`, in id byte order after the cursor, on both stores; on SQLite
+/// a range of the primary key.
 @Suite struct ExportTypePageTests {
     /// Two Observations, a Condition and a Procedure per id, the Observations' lastUpdated in
     /// steps of a second: ids whose byte order is not their alphabetical one (`B` before `a`,
@@ -42,10 +43,22 @@ import Testing
         #expect(try await store.resources(patient: patient, type: "Observation", since: nil, afterID: "a", limit: 2).map(\.id) == ["b10", "b2"])
         #expect(try await store.resources(patient: patient, type: "Observation", since: nil, afterID: "b2", limit: 2).map(\.id) == ["c"])
         #expect(try await store.resources(patient: patient, type: "Observation", since: nil, afterID: "c", limit: 2).isEmpty)
-        // `_since`: updated at or after (ids 2…4 are B, b10, c); with a cursor too.
+        // `_since`: updated strictly after (B is stamped at `since` itself; b10 and c after); with a cursor too.
         let since = Timestamp(millisecondsSince1970: Fixtures.t0.millisecondsSince1970 + 2_000)
-        #expect(try await store.resources(patient: patient, type: "Observation", since: since, afterID: nil, limit: 100).map(\.id) == ["B", "b10", "c"])
+        #expect(try await store.resources(patient: patient, type: "Observation", since: since, afterID: nil, limit: 100).map(\.id) == ["b10", "c"])
         #expect(try await store.resources(patient: patient, type: "Observation", since: since, afterID: "B", limit: 1).map(\.id) == ["b10"])
+        // `until` (the transactionTime): updated at or before it (c, a second later, is left out); with `_since` and a cursor.
+        let until = Timestamp(millisecondsSince1970: Fixtures.t0.millisecondsSince1970 + 3_000)
+        #expect(try await store.resources(patient: patient, type: "Observation", since: nil, until: until, afterID: nil, limit: 100).map(\.id)
+                == ["B", "a", "b10", "b2"])
+        let window = Timestamp(millisecondsSince1970: Fixtures.t0.millisecondsSince1970 + 1_000)
+        #expect(try await store.resources(patient: patient, type: "Observation", since: window, until: until, afterID: nil, limit: 100).map(\.id)
+                == ["B", "b10"])
+        #expect(try await store.resources(patient: patient, type: "Observation", since: window, until: until, afterID: "B", limit: 100).map(\.id)
+                == ["b10"])
+        let windowLines = try await store.resourceLines(patient: patient, type: "Observation", since: window, until: until, afterID: nil, limit: 100,
+                                                        maximumBytes: .max)
+        #expect(windowLines.count == 2 && windowLines.lastID == "b10")
         // Another type, a type not stored, no limit.
         #expect(try await store.resources(patient: patient, type: "Procedure", since: nil, afterID: nil, limit: 100).map(\.id) == ["B", "a", "b10", "b2", "c"])
         #expect(try await store.resources(patient: patient, type: "Immunization", since: nil, afterID: nil, limit: 100).isEmpty)

@@ -12,7 +12,7 @@ import Darwin
 /// Runs Bulk Data export jobs (``ExportStore``) on this server: takes a job's lease, reads the
 /// compartments of the patients whose wallets granted the job's client, one batch of stored
 /// resources at a time (with `_type`, only those types, each read alone with `_since` in the
-/// statement, as lines in one buffer: ``ResourceStore/resourceLines(patient:type:since:afterID:limit:)``),
+/// statement, as lines in one buffer: ``ResourceStore/resourceLines(patient:type:since:until:afterID:limit:maximumBytes:)``),
 /// keeps each resource the client may read, and appends it as an NDJSON line to its type's
 /// file, a chunk at a time (``chunkSize``), so no file is ever held whole.
 ///
@@ -167,14 +167,16 @@ final class BulkExportRunner: TrustEndpoints {
             var counts: [String: Int] = [:]
             var visibility = ExportVisibility(fhir: fhir, grants: access.grants)
             for type in wanted {
-                let store = self.store, since = job.since
+                // `_since` (strictly after) to `transactionTime` (at or before): what was written after the
+                // kick-off, while the job waited or ran or before it was taken over, is for the next export.
+                let store = self.store, since = job.since, until = job.transactionTime
                 if let type {
                     // One type: each page comes as its resources' JSON in one buffer, each already
                     // followed by its line feed; a line kept is appended to the chunk at once. Each
                     // page is read while the one before it is sorted and its chunks stored.
                     func linesPage(after: String?, limit: Int) -> Task<ResourceLines, any Error> {
                         Task {
-                            try await store.resourceLines(patient: patient, type: type, since: since, afterID: after, limit: limit,
+                            try await store.resourceLines(patient: patient, type: type, since: since, until: until, afterID: after, limit: limit,
                                                           maximumBytes: Self.pageBytes)
                         }
                     }
@@ -218,7 +220,7 @@ final class BulkExportRunner: TrustEndpoints {
                     if more, let last = records.last { next = page(after: (last.type, last.id)) }
                     for record in records {
                         guard record.type != Self.errorFileType, job.types.isEmpty || job.types.contains(record.type),
-                              job.since.map({ !(record.lastUpdated < $0) }) ?? true,
+                              job.since.map({ $0 < record.lastUpdated }) ?? true, !(job.transactionTime < record.lastUpdated),
                               record.json.withUnsafeBytes({ Self.exports($0, type: record.type, visibility: &visibility, parameters: parameters) })
                         else { continue }
                         counts[record.type, default: 0] += 1

@@ -250,13 +250,14 @@ public enum TrustSQL {
     }
 
     /// Up to `limit` current resources of `type` in `patient`'s compartment whose ids come after
-    /// `afterID` in byte order (from the first when nil), updated at or after `since` when given,
-    /// in id byte order: one page of a Bulk Data export of one type. The range of the same index
-    /// as ``compartmentPage(patient:after:limit:dialect:)`` within one type (`_since` is checked
-    /// on each row of it, not used to find them). It selects ``resourceColumns``, or only `id, json`
-    /// when `linesOnly` (a page of NDJSON lines needs no more).
-    public static func typePage(patient: String, type: String, since: Timestamp?, afterID: String?, limit: Int, dialect: SQLDialect,
-                                linesOnly: Bool = false) -> SQLStatement {
+    /// `afterID` in byte order (from the first when nil), updated after `since` (strictly: the
+    /// Bulk Data IG's `_since` is "changed after") when given and at or before `until` (the
+    /// export's `transactionTime`) when given, in id byte order: one page of a Bulk Data export
+    /// of one type. The range of the same index as ``compartmentPage(patient:after:limit:dialect:)``
+    /// within one type (the times are checked on each row of it, not used to find them). It selects
+    /// ``resourceColumns``, or only `id, json` when `linesOnly` (a page of NDJSON lines needs no more).
+    public static func typePage(patient: String, type: String, since: Timestamp?, until: Timestamp? = nil, afterID: String?, limit: Int,
+                                dialect: SQLDialect, linesOnly: Bool = false) -> SQLStatement {
         let (typeColumn, id) = dialect == .postgres ? (#"type COLLATE "C""#, #"id COLLATE "C""#) : ("type", "id")
         var sql = "SELECT \(linesOnly ? "id, json" : resourceColumns) FROM fhir_resource WHERE patient = ? AND \(typeColumn) = ?"
         var arguments: [SQLValue] = [.text(patient), .text(type)]
@@ -265,8 +266,12 @@ public enum TrustSQL {
             arguments.append(.text(afterID))
         }
         if let since {
-            sql += " AND last_updated >= ?"
+            sql += " AND last_updated > ?"
             arguments.append(.integer(since.millisecondsSince1970))
+        }
+        if let until {
+            sql += " AND last_updated <= ?"
+            arguments.append(.integer(until.millisecondsSince1970))
         }
         return SQLStatement(sql + " ORDER BY \(id) LIMIT ?", arguments + [.integer(Int64(limit))])
     }

@@ -275,6 +275,22 @@ import TestSupport
         let jobID = String(location.split(separator: "/").last ?? "")
         #expect(try await world.store.exportOutputs(id: jobID).isEmpty)
 
+        // The transactionTime is the cut-off: an Observation w2 writes after it (the jobs below were
+        // kicked off at `world.now` and run only later) is readable by the app but in no file.
+        var late = TrustChange()
+        late.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(type: "Observation", id: "late", patient: wallets[1].csi, versionID: 1,
+                                                                           lastUpdated: world.now.adding(seconds: 5),
+                                                                           json: Self.resource("Observation", "late", label: nil))))
+        try await world.store.commit(late)
+        let w2Token = try #require(try await token(app, patient: wallets[1], scope: kickoffScope)).token
+        #expect(await world.fhir("GET", "Observation/late", token: w2Token).status == 200)
+        // A job kicked off before it (queued, never run): the whole compartment, as of its transactionTime.
+        let queued = StoredExportJob(id: "queued0123456789", client: app.csi, tokenID: "t", scope: kickoffScope, kind: "patient",
+                                     request: "\(TestWorld.base)/fhir/Patient/$export", types: [], since: nil,
+                                     transactionTime: world.now, expiresAt: world.now.adding(seconds: 86_400))
+        try await world.store.createExportJob(queued)
+        #expect(try await Self.download(server, try await Self.manifest(server, "/bulk-export/\(queued.id)", token: appToken), token: appToken) == readable)
+
         // A job whose server stopped (its lease ran out) is taken over by the next status request.
         let orphan = StoredExportJob(id: "orphan0123456789", client: app.csi, tokenID: "t", scope: kickoffScope, kind: "patient",
                                      request: "\(TestWorld.base)/fhir/Patient/$export", types: ["Observation"], since: nil,
@@ -288,6 +304,7 @@ import TestSupport
         #expect(waiting.status == 202 && Self.header(waiting, "X-Progress") == "1 of 2")
         world.clock.advance(seconds: 11)
         let resumed = try await Self.manifest(server, "/bulk-export/\(orphan.id)", token: appToken)
+        // Taken over 11 s later, it still stops at its transactionTime: no Observation/late.
         #expect(try await Self.download(server, resumed, token: appToken) == readable.filter { $0.hasPrefix("Observation/") })
 
         // Retention: after --export-retention the job answers 404 and the next kick-off deletes it.
