@@ -8,8 +8,9 @@ import NIOSSL
 /// Builds the FhirBlocks server as a Hummingbird 2 application over `service`: the routes of
 /// `docs/fhirblocks-http-api.md` (one controller per concern on router groups, the bearer
 /// token resolved by middleware into the typed request context), per-request metrics, logs and
-/// rate limits, the connection limits and idle timeout, and the periodic checkpoint signer as a
-/// service of the application. `health serve`, the tests and the benchmarks all build it here.
+/// rate limits, the connection limits and idle timeout, and the periodic checkpoint signer and the
+/// sweeper of expired export jobs (``ExportSweeper``) as services of the application. `health
+/// serve`, the tests and the benchmarks all build it here.
 ///
 /// - Parameters:
 ///   - service: The started service the routes call.
@@ -27,6 +28,8 @@ public func buildApplication(service: TrustService, host: String = "127.0.0.1", 
                              onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
     let router = FhirBlocksRouter.make(service: service, logger: logger)
     let signer = CheckpointSigner(committer: service.committer, periodSeconds: checkpointPeriodSeconds)
+    let sweeper = ExportSweeper(store: service.store, clock: service.clock,
+                                periodSeconds: ExportSweeper.periodSeconds(retentionSeconds: service.configuration.exportRetentionSeconds), logger: logger)
     let refused = service.metrics.connectionsRefused
     let admission = ConnectionAdmission(limits: connectionLimits) { refused.increment() }
     let idleTimeout = TimeAmount(.seconds(connectionLimits.idleTimeoutSeconds))
@@ -46,7 +49,7 @@ public func buildApplication(service: TrustService, host: String = "127.0.0.1", 
     return Application(router: router,
                        server: server,
                        configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "fhirblocks"),
-                       services: [signer],
+                       services: [signer, sweeper],
                        onServerRunning: { channel in
                            let bound = channel.localAddress?.port ?? 0
                            service.setBoundAddress(host: host, port: bound, scheme: scheme)
