@@ -248,11 +248,18 @@ import TestSupport
                                                                                                ("Content-Type", "application/fhir+json")],
                                                body: Array(body.utf8))
         }
+        let groupAuditBefore = try await world.store.auditCount()
         let created = try await postGroup([wallets[0]], token: appToken)
         try #require(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
         let groupID = try #require(try JSONParser.parse(created.body)["id"]?.stringValue)
         #expect(Self.header(created, "Location") == "\(TestWorld.base)/fhir/Group/\(groupID)")
         #expect(try await postGroup([wallets[0], wallets[2]], token: appToken).status == 403)
+        // Both audited as the app's creates: the Group made, and the one refused.
+        let groupEntries = try await world.store.auditRecords(from: groupAuditBefore, limit: 100)
+            .compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }.filter { $0.resources.first?.hasPrefix("Group") == true }
+        #expect(groupEntries.map(\.resources) == [["Group/\(groupID)"], ["Group"]], "\(groupEntries)")
+        #expect(groupEntries.allSatisfy { $0.agent == app.csi.rawValue && $0.action == "C" })
+        #expect(groupEntries.map(\.outcome) == [.success, .minorFailure] && groupEntries.last?.reason == "not_granted")
         #expect(try await HTTPExchange.send(.POST, server.baseURL + "/fhir/Group", headers: [("Authorization", "Bearer \(appToken)")],
                                             body: Array(#"{"resourceType":"Group","member":[{"entity":{"reference":"Patient/x"}}]}"#.utf8)).status == 400)
         #expect(try await HTTPExchange.send(.POST, server.baseURL + "/fhir/Group", headers: [], body: Array("{}".utf8)).status == 401)

@@ -205,6 +205,7 @@ struct BulkExportController: TrustEndpoints {
         let client = access.token.client
         let ledger = self.ledger
         if let refused = patients.first(where: { patient in ledger.held(by: client, patient: patient, at: instant).allSatisfy { $0.scope == .auditor } }) {
+            try? await runner.fhir.auditAccess(access, resources: ["Group"], outcome: .minorFailure, reason: "not_granted", action: "C")
             return Self.serviceOutcome(403, "forbidden", "Patient/\(refused.rawValue) granted this client nothing")
         }
         var generator = SystemRandomNumberGenerator()
@@ -214,6 +215,12 @@ struct BulkExportController: TrustEndpoints {
             try await store.createExportGroup(group)
         } catch {
             return Self.serviceOutcome(500, "exception", "the Group could not be stored")
+        }
+        // Audited as a create by the client, as the FHIR endpoint's writes are.
+        do {
+            try await runner.fhir.auditAccess(access, resources: ["Group/\(group.id)"], outcome: .success, action: "C")
+        } catch {
+            return Self.serviceOutcome(500, "exception", "the Group's creation could not be audited")
         }
         var stored = JSONObject()
         stored.append("resourceType", "Group")
