@@ -277,7 +277,27 @@ import TestSupport
                 #expect(seen.count < 10)
             }
             #expect(seen.count == 4 && Array(seen.prefix(2)) == ["o1@3", "o1@2"] && Set(seen.suffix(2)) == ["o1@1", "o2@1"], "\(seen)")
-            #expect(try await fixture.send(.GET, "Observation/_history?_since=2020", token: token).status == 400)
+            // `_since`: the versions made at or after it (o1@2, stamped at it, and o1@3), paged too; a bad or repeated one is 400.
+            let secondMade = try #require(instance.json["entry"]?.arrayValue?[1].objectValue?["response"]?.objectValue?["lastModified"]?.stringValue)
+            var sinceURL: String? = "\(fixture.server.baseURL)/fhir/Observation/_history?_count=1&_since=\(secondMade)"
+            var sinceSeen: [String] = []
+            while let next = sinceURL {
+                let response = try await HTTPExchange.send(.GET, next, headers: [("Authorization", "Bearer \(token)")])
+                try #require(response.status == 200)
+                let page = try #require(try JSONParser.parse(response.body).objectValue)
+                for entry in page["entry"]?.arrayValue ?? [] {
+                    let resource = entry.objectValue?["resource"]?.objectValue
+                    sinceSeen.append("\(resource?["id"]?.stringValue ?? "")@\(resource?["meta"]?.objectValue?["versionId"]?.stringValue ?? "")")
+                }
+                sinceURL = page["link"]?.arrayValue?.first { $0.objectValue?["relation"] == .string("next") }?.objectValue?["url"]?.stringValue
+                    .map { $0.replacingOccurrences(of: TestWorld.base, with: fixture.server.baseURL) }
+                try #require(sinceSeen.count < 10)
+            }
+            #expect(sinceSeen == ["o1@3", "o1@2"], "\(sinceSeen)")
+            let instanceSince = try await fixture.send(.GET, "Observation/o1/_history?_since=\(secondMade)", token: token)
+            #expect(instanceSince.status == 200 && instanceSince.json["total"] == .number("2"))
+            #expect(try await fixture.send(.GET, "Observation/_history?_since=2020-13", token: token).status == 400)
+            #expect(try await fixture.send(.GET, "Observation/_history?_since=2020&_since=2021", token: token).status == 400)
 
             // A grantee sees no version its token may not read (o3 is restricted).
             try await fixture.put([Self.observation("o3", label: "R")])

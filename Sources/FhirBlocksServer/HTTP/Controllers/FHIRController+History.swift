@@ -8,7 +8,8 @@ import FhirBlocksStore
 /// from the versions the store keeps (``FhirBlocksStore/ResourceHistoryStore``). A version is
 /// shown only when the token may read it as a read by id would (scope and labels), and the
 /// resource's current version too (a resource hidden now keeps its past hidden). Histories
-/// are `history` Bundles, newest first, paged by `_count` and an absolute `next` link.
+/// are `history` Bundles, newest first, paged by `_count` and an absolute `next` link, and
+/// limited by `_since` (the versions made at or after that instant, as FHIR's history says).
 extension FHIRController {
     /// `ETag` and `Last-Modified` of a version.
     static func versionHeaders(_ record: FHIRResourceRecord) -> [(String, String)] {
@@ -85,6 +86,7 @@ extension FHIRController {
         }
         var count = SearchQuery.defaultCount
         var cursor: ResourceHistoryCursor?
+        var since: Timestamp?
         do {
             let parameters = try FormBody.parse(Array(request.rawQuery.utf8), mode: .strict, repeatsAllowed: true).value.fields
             for (name, value) in parameters {
@@ -95,8 +97,13 @@ extension FHIRController {
                 case "_cursor":
                     guard let parsed = ResourceHistoryCursor(text: value) else { return Self.outcome(status: 400, code: "invalid", "the cursor is not valid") }
                     cursor = parsed
+                case "_since":
+                    guard since == nil, let range = SearchDateRange(fhir: value) else {
+                        return Self.outcome(status: 400, code: "invalid", "_since must be one FHIR instant")
+                    }
+                    since = Timestamp(millisecondsSince1970: range.low)
                 default:
-                    return Self.outcome(status: 400, code: "not-supported", "\(name) is not supported on _history (only _count)")
+                    return Self.outcome(status: 400, code: "not-supported", "\(name) is not supported on _history (only _count and _since)")
                 }
             }
         } catch {
@@ -132,6 +139,8 @@ extension FHIRController {
                     }
                 }
                 for record in records {
+                    // Newest first: the first version older than `_since` ends the history.
+                    if let since, record.lastUpdated < since { break reading }
                     after = ResourceHistoryCursor(after: record)
                     guard id != nil || currentVisible[record.id] == true,
                           record.isDeletion || visible(stored: record.json, type: type, interaction: .read, grants: access.grants) else { continue }
@@ -159,9 +168,9 @@ extension FHIRController {
         bundle.append("resourceType", "Bundle")
         bundle.append("type", "history")
         if cursor == nil, !more { bundle.append("total", .number(String(page.count))) }
-        var links = [Self.link("self", path + "?" + Self.historyQuery(count: count, cursor: cursor))]
+        var links = [Self.link("self", path + "?" + Self.historyQuery(count: count, cursor: cursor, since: since))]
         if more, let last = page.last {
-            links.append(Self.link("next", path + "?" + Self.historyQuery(count: count, cursor: ResourceHistoryCursor(after: last))))
+            links.append(Self.link("next", path + "?" + Self.historyQuery(count: count, cursor: ResourceHistoryCursor(after: last), since: since)))
         }
         bundle.append("link", .array(links))
         var entries: [JSONValue] = []
@@ -191,8 +200,9 @@ extension FHIRController {
         return .json(.object(bundle), contentType: Self.fhirJSON)
     }
 
-    private static func historyQuery(count: Int, cursor: ResourceHistoryCursor?) -> String {
+    private static func historyQuery(count: Int, cursor: ResourceHistoryCursor?, since: Timestamp?) -> String {
         var fields: [(name: String, value: String)] = [(name: "_count", value: String(count))]
+        if let since { fields.append((name: "_since", value: since.wireText)) }
         if let cursor { fields.append((name: "_cursor", value: cursor.text)) }
         return String(decoding: FormBody(fields: fields).encoded(), as: UTF8.self)
     }
