@@ -123,34 +123,31 @@ enum MetadataCodec {
     /// identifier and version): text and whole numbers under keys of ASCII letters, text
     /// without control characters. Nil for anything else, which goes through `JSONSerialization`.
     static func plainEncoding(_ values: [String: Value]) -> Data? {
-        var entries: [(folded: [UInt8], key: String, value: Value)] = []
+        var entries: [(key: String, value: Value)] = []
         entries.reserveCapacity(values.count)
+        var capacity = 16
         for (key, value) in values {
-            var folded: [UInt8] = []
-            folded.reserveCapacity(key.utf8.count)
-            for byte in key.utf8 {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"): folded.append(byte)
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): folded.append(byte + 32)
-                default: return nil
-                }
-            }
+            guard key.utf8.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }) else { return nil }
             switch value {
-            case .string(let text): if text.utf8.contains(where: { $0 < 0x20 }) { return nil }
-            case .integer: break
+            case .string(let text):
+                if text.utf8.contains(where: { $0 < 0x20 }) { return nil }
+                capacity += key.utf8.count + text.utf8.count + 12
+            case .integer: capacity += key.utf8.count + 32
             default: return nil
             }
-            entries.append((folded, key, value))
+            entries.append((key, value))
         }
         // JSONSerialization sorts keys ignoring case; keys that differ only by case go to it.
-        entries.sort { $0.folded.lexicographicallyPrecedes($1.folded) }
-        for index in entries.indices.dropFirst() where entries[index].folded == entries[index - 1].folded { return nil }
+        entries.sort { foldedOrder($0.key, $1.key) < 0 }
+        for index in entries.indices.dropFirst() where foldedOrder(entries[index].key, entries[index - 1].key) == 0 { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(16 + entries.reduce(0) { total, entry in
-            if case .string(let text) = entry.value { return total + entry.key.utf8.count + text.utf8.count + 12 }
-            return total + entry.key.utf8.count + 32
-        })
+        bytes.reserveCapacity(capacity)
         func appendEscaped(_ text: String) {
+            // Most text (an import's sync identifier) has nothing to escape: copied at once.
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") }) else {
+                bytes.append(contentsOf: text.utf8)
+                return
+            }
             for byte in text.utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
@@ -180,6 +177,23 @@ enum MetadataCodec {
         }
         bytes.append(UInt8(ascii: "}"))
         return Data(bytes)
+    }
+
+    /// The order of two keys of ASCII letters ignoring case (negative, zero or positive), as
+    /// `lexicographicallyPrecedes` orders their lowercased bytes: a key before the longer keys it starts.
+    private static func foldedOrder(_ left: String, _ right: String) -> Int {
+        var leftBytes = left.utf8.makeIterator()
+        var rightBytes = right.utf8.makeIterator()
+        while true {
+            switch (leftBytes.next(), rightBytes.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case let (leftByte?, rightByte?):
+                let (leftFolded, rightFolded) = (leftByte | 0x20, rightByte | 0x20)
+                if leftFolded != rightFolded { return leftFolded < rightFolded ? -1 : 1 }
+            }
+        }
     }
 
     static func decode(_ data: Data) throws -> [String: Value] {
@@ -247,6 +261,15 @@ enum MetadataCodec {
         var others = values
         others[HKMetadataKeySyncIdentifier] = nil
         others[HKMetadataKeySyncVersion] = nil
+        // Plain JSON of text and whole numbers a Double holds exactly decodes to itself (as the
+        // check below would find) without the check's JSONSerialization parse.
+        if let plain = plainEncoding(others), others.values.allSatisfy({ value in
+            if case .integer(let number) = value { return number.magnitude < 1 << 53 }
+            return true
+        }) {
+            bytes.append(contentsOf: plain)
+            return bytes
+        }
         guard let json = try? encode(others), (try? decode(json)) == others else { return nil }
         bytes.append(contentsOf: json)
         return bytes
