@@ -125,10 +125,9 @@ private final class GPXDelegate: NSObject, XMLParserDelegate {
     var failure: AppleHealthExportError?
     var closedRoot = false
     private var depth = 0
-    private var point: [String: String]?
+    private var point: PointText?
     private var text = ""
     private var collecting = false
-    private static let fields: Set<String> = ["ele", "time", "speed", "course", "hAcc", "vAcc"]
     private static let maximumText = 256
     private static let maximumDepth = 32
 
@@ -151,11 +150,11 @@ private final class GPXDelegate: NSObject, XMLParserDelegate {
         if elementName == "trkpt" {
             guard point == nil else { return fail(parser, .invalidElement, "a GPX track point is inside another") }
             guard locations.count < maximumPoints else { return fail(parser, .tooLarge, "the GPX route has more than \(maximumPoints) points") }
-            var values: [String: String] = [:]
-            if let lat = attributeDict["lat"] { values["lat"] = String(lat.prefix(Self.maximumText)) }
-            if let lon = attributeDict["lon"] { values["lon"] = String(lon.prefix(Self.maximumText)) }
+            var values = PointText()
+            if let lat = attributeDict["lat"] { values.lat = String(lat.prefix(Self.maximumText)) }
+            if let lon = attributeDict["lon"] { values.lon = String(lon.prefix(Self.maximumText)) }
             point = values
-        } else if point != nil, Self.fields.contains(elementName) {
+        } else if point != nil, PointText.isField(elementName) {
             collecting = true
             text = ""
         }
@@ -171,8 +170,8 @@ private final class GPXDelegate: NSObject, XMLParserDelegate {
         guard failure == nil else { return }
         depth -= 1
         if depth == 0 { closedRoot = true }
-        if collecting, Self.fields.contains(elementName) {
-            point?[elementName] = GPXRouteReader.trimmed(text)
+        if collecting, PointText.isField(elementName) {
+            point?.set(elementName, GPXRouteReader.trimmed(text))
             collecting = false
         } else if elementName == "trkpt", let values = point {
             point = nil
@@ -181,22 +180,25 @@ private final class GPXDelegate: NSObject, XMLParserDelegate {
         }
     }
 
-    private static func location(_ values: [String: String]) -> CLLocation? {
-        func number(_ key: String) -> Double? {
-            guard let text = values[key], let value = Double(text), value.isFinite else { return nil }
+    private static func location(_ values: PointText) -> CLLocation? {
+        func number(_ text: String?) -> Double? {
+            guard let text, let value = Double(text), value.isFinite else { return nil }
             return value
         }
-        guard let latitude = number("lat"), let longitude = number("lon"), let time = values["time"].flatMap(GPXRouteReader.date) else {
+        guard let latitude = number(values.lat), let longitude = number(values.lon), let time = values.time.flatMap(GPXRouteReader.date) else {
             return nil
         }
         let coordinate = CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
         guard CLLocationCoordinate2DIsValid(coordinate) else { return nil }
         // A value present but unreadable makes the point invalid rather than silently unknown.
-        for key in ["ele", "speed", "course", "hAcc", "vAcc"] where values[key] != nil && number(key) == nil { return nil }
-        let altitude = number("ele")
-        return CLLocation(coordinate: coordinate, altitude: altitude ?? 0, horizontalAccuracy: number("hAcc") ?? 0,
-                          verticalAccuracy: number("vAcc") ?? (altitude == nil ? -1 : 0), course: number("course") ?? -1,
-                          courseAccuracy: -1, speed: number("speed") ?? -1, speedAccuracy: -1, timestamp: time)
+        let (altitude, speed, course) = (number(values.ele), number(values.speed), number(values.course))
+        let (horizontal, vertical) = (number(values.hAcc), number(values.vAcc))
+        func unreadable(_ text: String?, _ value: Double?) -> Bool { text != nil && value == nil }
+        if unreadable(values.ele, altitude) || unreadable(values.speed, speed) || unreadable(values.course, course)
+            || unreadable(values.hAcc, horizontal) || unreadable(values.vAcc, vertical) { return nil }
+        return CLLocation(coordinate: coordinate, altitude: altitude ?? 0, horizontalAccuracy: horizontal ?? 0,
+                          verticalAccuracy: vertical ?? (altitude == nil ? -1 : 0), course: course ?? -1,
+                          courseAccuracy: -1, speed: speed ?? -1, speedAccuracy: -1, timestamp: time)
     }
 
     func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
@@ -205,5 +207,37 @@ private final class GPXDelegate: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         fail(parser, .malformedXML, "the GPX file is not well-formed or ends early")
+    }
+}
+
+/// The text of one track point's attributes and fields, as read (a field read twice keeps the last).
+private struct PointText {
+    var lat: String?
+    var lon: String?
+    var ele: String?
+    var time: String?
+    var speed: String?
+    var course: String?
+    var hAcc: String?
+    var vAcc: String?
+
+    /// Whether a point's child element of this name is one of the fields a location reads.
+    static func isField(_ name: String) -> Bool {
+        switch name {
+        case "ele", "time", "speed", "course", "hAcc", "vAcc": return true
+        default: return false
+        }
+    }
+
+    mutating func set(_ name: String, _ text: String) {
+        switch name {
+        case "ele": ele = text
+        case "time": time = text
+        case "speed": speed = text
+        case "course": course = text
+        case "hAcc": hAcc = text
+        case "vAcc": vAcc = text
+        default: break
+        }
     }
 }
