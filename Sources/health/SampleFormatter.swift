@@ -8,7 +8,7 @@ import SampleSignatures
 enum SampleFormatter {
     /// A sample's value as a person reads it; quantities in `unit` when given.
     static func valueText(_ sample: HKSample, unit: HKUnit?, formatter: HealthFormatter = .local) -> String {
-        formatter.value(of: sample, unit: unit)
+        MeasurementText.text(of: sample) ?? formatter.value(of: sample, unit: unit)
     }
 
     /// A table row: when (local time, with the zone), the value, the source.
@@ -30,7 +30,7 @@ enum SampleFormatter {
             "start": isoDate(sample.startDate),
             "end": isoDate(sample.endDate),
             "source": sample.sourceRevision.source.bundleIdentifier,
-            "text": formatter.value(of: sample, unit: unit),
+            "text": valueText(sample, unit: unit, formatter: formatter),
         ]
         switch sample {
         case let quantity as HKQuantitySample:
@@ -48,7 +48,7 @@ enum SampleFormatter {
         case let correlation as HKCorrelation:
             object["objects"] = correlation.objects.map { jsonObject($0, unit: nil, formatter: formatter) }
         default:
-            break
+            object.merge(MeasurementText.fields(of: sample)) { _, new in new }
         }
         if let metadata = sample.metadata, !metadata.isEmpty {
             object["metadata"] = metadata.mapValues { value -> Any in

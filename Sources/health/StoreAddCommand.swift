@@ -26,6 +26,11 @@ struct StoreAddCommand: AsyncParsableCommand {
               health store add --type blood-pressure --value 120/80
               health store add --type sleep --value "Deep sleep" --start 2026-11-20T01:00 --end 2026-11-20T02:30
               health store add --type workout --activity running --start 2026-11-20T07:00 --end 2026-11-20T07:40 --energy 420 --distance "6.5 km"
+              health store add --type state-of-mind --kind daily-mood --value 0.4 --labels content,grateful --associations family
+              health store add --type gad7 --answers 1,0,2,1,0,0,1
+              health store add --type phq9 --answers 0,1,1,0,0,2,0,0,prefer-not-to-answer
+              health store add --type audiogram --points 500:20/25,1000:15/20,4000:-/40
+              health store add --type vision-prescription --right=-1.25/-0.5/90 --left=-1/-0.25/85 --expires 2028-11-20
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -56,6 +61,34 @@ struct StoreAddCommand: AsyncParsableCommand {
 
     @Option(help: "For workouts: distance with its unit ('6.5 km', '3.1 mi'); a number alone is in meters.")
     var distance: String?
+
+    @Option(help: "For a state of mind: momentary-emotion (the default) or daily-mood; --value is its valence, -1 to 1.")
+    var kind: String?
+
+    @Option(help: "For a state of mind: feelings, comma-separated (happy,grateful; a name it does not know is refused with the list).")
+    var labels: String?
+
+    @Option(help: "For a state of mind: what it is about, comma-separated (family,work,self-care).")
+    var associations: String?
+
+    @Option(help: "For GAD-7 (7) or PHQ-9 (9): the answers, comma-separated, each 0-3 or not-at-all … nearly-every-day.")
+    var answers: String?
+
+    @Option(help: ArgumentHelp("For an audiogram: points HZ:LEFT/RIGHT in dB HL, comma-separated ('-' for an ear not tested).",
+                               valueName: "points"))
+    var points: String?
+
+    @Option(help: ArgumentHelp("For a vision prescription: the right lens, SPHERE[/CYLINDER/AXIS[/ADD]] (diopters, degrees).", valueName: "lens"))
+    var right: String?
+
+    @Option(help: ArgumentHelp("For a vision prescription: the left lens, as --right.", valueName: "lens"))
+    var left: String?
+
+    @Option(help: "For a vision prescription: the contact lenses' brand (a prescription for contacts; without it, for glasses).")
+    var brand: String?
+
+    @Option(help: "For a vision prescription: when it expires (ISO 8601); --start is when it was issued.")
+    var expires: String?
 
     @Option(name: .customLong("metadata"), help: "Metadata as key=value (repeatable); numbers and true/false are typed.")
     var metadata: [String] = []
@@ -136,6 +169,16 @@ struct StoreAddCommand: AsyncParsableCommand {
             }
             sample = HKWorkout(activityType: activityType, start: startDate, end: endDate, workoutEvents: nil,
                                totalEnergyBurned: totalEnergy, totalDistance: totalDistance, metadata: metadata)
+        case is HKStateOfMindType:
+            sample = try MeasurementInput.stateOfMind(value: value, kind: kind, labels: labels, associations: associations, at: startDate,
+                                                      metadata: metadata)
+        case let assessmentType as HKScoredAssessmentType:
+            sample = try MeasurementInput.assessment(assessmentType, answers: answers, at: startDate, metadata: metadata)
+        case is HKAudiogramSampleType:
+            sample = try MeasurementInput.audiogram(points: points, start: startDate, end: endDate, metadata: metadata)
+        case is HKPrescriptionType:
+            sample = try MeasurementInput.prescription(right: right, left: left, brand: brand, issued: startDate,
+                                                       expires: try expires.map(parseDate), metadata: metadata)
         default:
             throw ValidationError("\(sampleType.displayName) samples cannot be added from the command line")
         }

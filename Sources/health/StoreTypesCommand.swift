@@ -52,6 +52,14 @@ struct StoreTypesCommand: ParsableCommand {
             return ["--activity running, walking, cycling…"]
         case is HKMedicationDoseEventType:
             return ["logged with health store medications dose (taken, skipped…)"]
+        case is HKStateOfMindType:
+            return ["--value valence -1…1, --kind, --labels, --associations"]
+        case let assessment as HKScoredAssessmentType:
+            return ["--answers: \(assessment.identifier == HKScoredAssessmentTypeIdentifier.GAD7.rawValue ? 7 : 9) answers, each 0-3"]
+        case is HKAudiogramSampleType:
+            return ["--points HZ:LEFT/RIGHT dB HL, e.g. 500:20/25,1000:15/20"]
+        case is HKPrescriptionType:
+            return ["--right/--left SPHERE[/CYLINDER/AXIS[/ADD]], --brand for contacts, --expires"]
         default:
             // Foods and the like are read (`store query`), not added from the command line.
             return ["(query only: store add does not add it)"]
@@ -59,10 +67,12 @@ struct StoreTypesCommand: ParsableCommand {
     }
 
     /// Whether `health store add` adds samples of `type`: quantities, categories, blood
-    /// pressures and workouts.
+    /// pressures, workouts, states of mind, GAD-7 and PHQ-9 assessments, audiograms and vision
+    /// prescriptions.
     static func addable(_ type: HKSampleType) -> Bool {
         switch type {
         case is HKQuantityType, is HKCategoryType, is HKWorkoutType: return true
+        case is HKStateOfMindType, is HKScoredAssessmentType, is HKAudiogramSampleType, is HKPrescriptionType: return true
         case let correlation as HKCorrelationType: return correlation.identifier == HKCorrelationTypeIdentifier.bloodPressure.rawValue
         default: return false
         }
