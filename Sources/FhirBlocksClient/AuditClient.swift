@@ -26,7 +26,8 @@ public struct AuditClient: AuditLogSource {
     }
 
     /// `GET /audit/checkpoint`: the latest signed checkpoint (the server signs one for the
-    /// current size if none covers it). Not verified here.
+    /// current size if none covers it), or, once a witness has cosigned, the latest one carrying
+    /// a cosignature. Not verified here.
     public func latestCheckpoint() async throws(FhirBlocksClientError) -> SignedCheckpoint {
         let path = "audit/checkpoint"
         let response = try await client.successfulExchange(.GET, path, accept: "text/plain")

@@ -14,7 +14,8 @@ struct AuditWitnessCommand: AsyncParsableCommand {
             Run by the server's operator beside the server, on its database (named as health serve --database names it). \
             The latest checkpoint is sent with the consistency proof from the size the witness cosigned last; the \
             cosignature/v1 lines the witness returns are added to the stored checkpoint, which GET /audit/checkpoint \
-            then serves. With --witness-key, only lines that verify with that key are kept, and at least one must. \
+            then serves, and keeps serving as the log grows until the next run: run it on a schedule. With --witness-key, \
+            only lines that verify with that key are kept, and at least one must. \
             Exit status: 0 when cosigned, 1 when the witness refused, 2 on usage errors.
             """)
 

@@ -10,8 +10,8 @@ import Testing
 import TestSupport
 
 /// `health audit witness` beside a running `health serve`: a C2SP witness on 127.0.0.1 cosigns
-/// the latest checkpoint, `GET /audit/checkpoint` carries the cosignature, and
-/// `health audit verify --witness-key` requires it; a witness that trusts another key refuses
+/// the latest checkpoint, `GET /audit/checkpoint` carries the cosignature (and keeps serving that
+/// checkpoint after more audited requests), and `health audit verify --witness-key` requires it; a witness that trusts another key refuses
 /// (403) and the command exits 1.
 @Suite(.serialized) struct AuditWitnessCommandTests {
     /// A C2SP `tlog-witness` of one log (`add-checkpoint` only), as the specification answers.
@@ -92,8 +92,22 @@ import TestSupport
         }
         let note = String(decoding: try await ServeCommandTests.send(.GET, server.url + "/audit/checkpoint").1, as: UTF8.self)
         #expect(note.contains("\n\u{2014} witness.test/cli "), "\(note)")
+        let cosigned = try SignedCheckpoint(text: note).checkpoint
+
+        // More audited requests: the server signs newer checkpoints, but GET /audit/checkpoint
+        // keeps serving the cosigned one, and verify still finds the witness's cosignature.
+        let second = runner.folder.appendingPathComponent("w2.json").path
+        let another = try await runner.run(["wallet", "register", "--server", server.url, "--identity", second, "--first-name", "Grace",
+                                            "--birth-date", "1971-01-01"])
+        #expect(another.status == 0, "\(another.error)")
+        let served = String(decoding: try await ServeCommandTests.send(.GET, server.url + "/audit/checkpoint").1, as: UTF8.self)
+        #expect(try SignedCheckpoint(text: served).checkpoint == cosigned && served.contains("\n\u{2014} witness.test/cli "), "\(served)")
+        let list = ServeCommandTests.object(try await ServeCommandTests.send(.GET, server.url + "/audit/checkpoints").1)
+        let newest = list["checkpoints"]?.arrayValue?.last?.objectValue?["treeSize"]?.doubleValue.map { Int($0) } ?? 0
+        #expect(newest > cosigned.treeSize, "\(list)")
         let verified = try await runner.run(["audit", "verify", "--server", server.url, "--witness-key", witnessKey])
-        #expect(verified.status == 0 && verified.output.contains("cosigned by the witness witness.test/cli at size"), "\(verified.output)\(verified.error)")
+        #expect(verified.status == 0 && verified.output.contains("cosigned by the witness witness.test/cli at size \(cosigned.treeSize)"),
+                "\(verified.output)\(verified.error)")
         let stranger = try NoteSigningKey.generate(name: "witness.test/none").cosignerKey.text
         let missing = try await runner.run(["audit", "verify", "--server", server.url, "--witness-key", stranger])
         #expect(missing.status == 1 && missing.output.contains("no signed checkpoint carries a valid cosignature by the witness witness.test/none"),

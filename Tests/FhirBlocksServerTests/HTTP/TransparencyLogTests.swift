@@ -185,14 +185,21 @@ import TestSupport
                 #expect(try cosigned.cosignatureTime(by: witness.key.cosignerKey) > 0)
                 try cosigned.verify(key.vkey)
 
-                // The log grows: the witness holds the old size (409), then takes the proof from it.
+                // The log grows: the server signs a checkpoint of the new size (GET /audit/checkpoint signs
+                // one) but still serves the cosigned one, whose cosignature a newer checkpoint lacks.
                 try await Self.append(world, 10, from: 20)
-                let second = try await Self.checkpoint(server).checkpoint
-                #expect(second.treeSize > first.treeSize)
+                let stillCosigned = try await Self.checkpoint(server)
+                #expect(stillCosigned.checkpoint == first && stillCosigned.signatures.count == 3)
+                let second = try SignedCheckpoint(text: try #require(try await world.store.latestCheckpoint()).note).checkpoint
+                #expect(second.treeSize == first.treeSize + 10)
+                // The witness holds the old size (409), then takes the proof from it; the new one is served.
                 let again = try await AuditWitnessing.cosignLatest(store: world.store, witnessURL: witness.url, witnessKey: witness.key.cosignerKey)
                 #expect(again.treeSize == second.treeSize && again.oldSize == first.treeSize)
                 #expect(witness.answered == [200, 409, 200])
                 #expect(witness.cosigned.size == second.treeSize && witness.cosigned.root == second.rootHash)
+                let newer = try await Self.checkpoint(server)
+                #expect(newer.checkpoint == second && newer.signatures.count == 3)
+                #expect(try newer.cosignatureTime(by: witness.key.cosignerKey) > 0)
 
                 // A verifier that requires the witness finds its cosignature; one that requires another does not.
                 let client = try FhirBlocksClient(baseURL: server.baseURL, configuration: FhirBlocksClientConfiguration(requestTimeout: .seconds(300)))

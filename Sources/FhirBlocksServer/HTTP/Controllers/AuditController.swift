@@ -73,20 +73,40 @@ struct AuditController: TrustEndpoints {
 
     // MARK: Handlers
 
-    /// `GET /audit/checkpoint`: a checkpoint signed now if the log grew, then the latest one as its
-    /// note (with the cosignatures witnesses added), not to be cached (C2SP `tlog-tiles`).
+    /// `GET /audit/checkpoint`: a checkpoint signed now if the log grew (so that `health audit
+    /// witness` has it to send), then, as the C2SP `tlog-witness` log does, the checkpoint that
+    /// witnesses cosigned: the latest one carrying a cosignature when one does, else the latest
+    /// one. Its note, not to be cached (C2SP `tlog-tiles`). Cosignatures belong to one checkpoint,
+    /// so a log serving each newer one would serve none once it grew past the witnessed size;
+    /// `GET /audit/checkpoints` lists every checkpoint, the newest last.
     func latestCheckpoint() async -> ServiceResponse {
         await committer.checkpointIfDue(force: true)
-        let stored: StoredCheckpoint?
+        let served: StoredCheckpoint?
         do {
-            stored = try await store.latestCheckpoint()
+            served = try await witnessedOrLatestCheckpoint()
         } catch {
             return .error(.storageFailure("storage failure"))
         }
-        guard let latest = stored else { return .error(.unknownTarget("the log is empty")) }
+        guard let latest = served else { return .error(.unknownTarget("the log is empty")) }
         var response = ServiceResponse.text(latest.note)
         response.headers.append(("Cache-Control", "no-cache"))
         return response
+    }
+
+    /// The latest stored checkpoint that carries a cosignature, else the latest one (nil when
+    /// the log has none). Every stored checkpoint is read only when the latest carries none.
+    func witnessedOrLatestCheckpoint() async throws(TrustStoreError) -> StoredCheckpoint? {
+        guard let latest = try await store.latestCheckpoint() else { return nil }
+        if Self.carriesCosignature(latest.note, keyName: configuration.checkpointKeyName) { return latest }
+        let witnessed = try await store.checkpoints().last { Self.carriesCosignature($0.note, keyName: configuration.checkpointKeyName) }
+        return witnessed.flatMap { $0.treeSize <= latest.treeSize ? $0 : nil } ?? latest
+    }
+
+    /// Whether `note` carries a signature line by a key other than the log's own: its P-256 key
+    /// (`keyName`) and its Ed25519 note key (named by the checkpoint's origin, or `keyName`).
+    static func carriesCosignature(_ note: String, keyName: String) -> Bool {
+        guard let signed = try? SignedCheckpoint(text: note) else { return false }
+        return signed.signatures.contains { $0.keyName != keyName && $0.keyName != signed.checkpoint.origin }
     }
 
     /// `GET /audit/tile/<L>/<N>[.p/<W>]`: the tile's hashes, concatenated (32 bytes each), cached
