@@ -13,6 +13,15 @@ public enum PostgresDatabaseAdmin {
         try await execute("CREATE DATABASE \(name)", adminURL: adminURL, timeout: timeout)
     }
 
+    /// Creates database `name` as a copy of database `template` (`CREATE DATABASE … TEMPLATE …`),
+    /// which no session may be connected to meanwhile.
+    public static func copyDatabase(_ name: String, from template: String, adminURL: PostgresURL,
+                                    timeout: Duration = .seconds(10)) async throws(TrustStoreError) {
+        try checkName(name)
+        try checkName(template)
+        try await execute("CREATE DATABASE \(name) TEMPLATE \(template)", adminURL: adminURL, timeout: timeout)
+    }
+
     /// Drops database `name` if it exists, disconnecting its sessions (`WITH (FORCE)`).
     public static func dropDatabase(_ name: String, adminURL: PostgresURL, timeout: Duration = .seconds(10)) async throws(TrustStoreError) {
         try checkName(name)

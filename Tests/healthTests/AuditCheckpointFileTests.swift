@@ -1,3 +1,4 @@
+import FhirBlocksPostgres
 import Foundation
 import Testing
 import TestSupport
@@ -5,7 +6,8 @@ import TestSupport
 /// `health audit verify --checkpoint-file`: the latest checkpoint verified is kept, and a server
 /// that later answers with a log that does not extend it is refused. The other log is real: a
 /// copy of the server's data folder (the same audit key) grown apart, served by a second
-/// `health serve`, which answers with checkpoints validly signed by the same key.
+/// `health serve`, which answers with checkpoints validly signed by the same key. On SQLite and,
+/// when `OPENHEALTHKIT_POSTGRES_URL` names a server, on PostgreSQL (whose database is copied too).
 @Suite(.serialized) struct AuditCheckpointFileTests {
     static func register(_ runner: CommandRunner, _ url: String, _ name: String) async throws {
         let result = try await runner.run(["wallet", "register", "--server", url, "--identity", runner.folder.appendingPathComponent("\(name).json").path,
@@ -13,7 +15,17 @@ import TestSupport
         #expect(result.status == 0, "\(result.error)")
     }
 
-    @Test func aRolledBackOrForkedLogIsRefused() async throws {
+    /// A copy of the stopped server's PostgreSQL database (nil on SQLite, whose file is in the data folder).
+    static func copy(_ database: String?) async throws -> String? {
+        guard let database, let admin = ProcessInfo.processInfo.environment["OPENHEALTHKIT_POSTGRES_URL"],
+              let template = try PostgresURL(database).database else { return nil }
+        let name = "k_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await PostgresDatabaseAdmin.copyDatabase(name, from: template, adminURL: try PostgresURL(admin), timeout: .seconds(120))
+        return try PostgresURL(database).with(database: name).text
+    }
+
+    @Test(arguments: ServeCommandTests.backends)
+    func aRolledBackOrForkedLogIsRefused(backend: String) async throws {
         let runner = CommandRunner()
         let other = CommandRunner()
         defer {
@@ -25,7 +37,8 @@ import TestSupport
             try await runner.run(["audit", "verify", "--server", url, "--checkpoint-file", kept])
         }
 
-        var server = try await ServeCommandTests.Server.start(runner)
+        let database = try await ServeCommandTests.database(for: backend)
+        var server = try await ServeCommandTests.Server.start(runner, database: database)
         try await Self.register(runner, server.url, "Ada")
         let first = try await verify(server.url)
         #expect(first.status == 0 && first.output.contains("intact"), "\(first.output)\(first.error)")
@@ -34,11 +47,13 @@ import TestSupport
         server.process.terminate()
         server.process.waitUntilExit()
 
-        // The fork point: the same data folder, audit key included, copied aside.
+        // The fork point: the same data folder, audit key included, copied aside (and the database).
         try FileManager.default.copyItem(at: runner.folder.appendingPathComponent("data"), to: other.folder.appendingPathComponent("data"))
+        let otherDatabase = try await Self.copy(database)
+        #expect((otherDatabase == nil) == (database == nil))
 
         // The log grows: the next run checks the consistency proof from the kept checkpoint.
-        server = try await ServeCommandTests.Server.start(runner)
+        server = try await ServeCommandTests.Server.start(runner, database: database)
         try await Self.register(runner, server.url, "Grace")
         let second = try await verify(server.url)
         #expect(second.status == 0 && second.output.contains("intact"), "\(second.output)\(second.error)")
@@ -47,7 +62,7 @@ import TestSupport
         server.process.waitUntilExit()
 
         // The copy, served as it was at the fork point: smaller than the kept checkpoint.
-        let copy = try await ServeCommandTests.Server.start(other)
+        let copy = try await ServeCommandTests.Server.start(other, database: otherDatabase)
         defer { copy.process.terminate() }
         let rolledBack = try await verify(copy.url)
         #expect(rolledBack.status == 1 && rolledBack.output.contains("rolled back"), "\(rolledBack.output)\(rolledBack.error)")
