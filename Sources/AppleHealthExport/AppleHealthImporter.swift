@@ -250,7 +250,7 @@ private struct ImportRun {
                 report.duplicates += 1
                 return
             }
-            unchecked.append((element, digest))
+            unchecked.append((element.compacted(), digest))
             if unchecked.count >= Self.checkRunSize { try checkUnchecked() }
             return
         }
@@ -849,6 +849,18 @@ private struct ImportRun {
             }
             report.characteristics += 1
         }
+    }
+}
+
+extension ExportElement {
+    /// The element with buffers of its own, just large enough: the reader's buffers keep the capacity of the largest
+    /// element read so far, and an element it hands over shares them, so that each of the records an import holds
+    /// (``ImportRun/unchecked``) would keep such a buffer (tens of megabytes for a run).
+    fileprivate func compacted() -> ExportElement {
+        var copy = ExportElement(name: name, line: line, attributeBytes: attributeBytes.withUnsafeBufferPointer { Array($0) },
+                                 spans: spans.withUnsafeBufferPointer { Array($0) })
+        if !children.isEmpty { copy.children = children.map { $0.compacted() } }
+        return copy
     }
 }
 
