@@ -60,21 +60,15 @@ struct ServeCommand: AsyncParsableCommand {
     var searchTimeBudget: Double = 10
     @Option(name: .customLong("export-retention"), help: "Keep Bulk Data export jobs and their files this many hours (default 24).")
     var exportRetentionHours: Double = 24
+    @Option(name: .customLong("export-downloads"), help: "Send at most this many Bulk Data export files at once (default 6; more get 503).")
+    var exportDownloads = 6
     @Option(name: .customLong("max-connections"), help: "Open connections in all.") var maximumConnections = ConnectionLimits.default.maximumConnections
     @Option(name: .customLong("max-connections-per-address"), help: "Open connections from one IP address.")
     var maximumConnectionsPerAddress = ConnectionLimits.default.maximumConnectionsPerAddress
 
-    func run() async throws {
-        // A server outlives whoever reads its output (`health serve | head -1`): a write to a closed pipe is an error
-        // it ignores, never the signal that ends it (SwiftNIO ignores SIGPIPE only on Linux, once it opens a socket).
-        signal(SIGPIPE, SIG_IGN)
+    /// The server's configuration from the options (`--mode`, `--public-url`, the limits); refuses values out of range.
+    func serverConfiguration() throws -> ServerConfiguration {
         guard let protocolMode = ProtocolMode(rawValue: mode) else { throw UsageError("--mode must be strict or compat") }
-        guard let level = Logger.Level(rawValue: logLevel) else { throw UsageError("--log-level: unknown level \(logLevel)") }
-        guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
-        guard idleTimeout > 0, idleTimeout.isFinite else { throw UsageError("--idle-timeout must be a positive number of seconds") }
-        guard maximumConnections > 0, maximumConnectionsPerAddress > 0 else {
-            throw UsageError("--max-connections and --max-connections-per-address must be positive")
-        }
         var auditorGuids: Set<CsiGuid> = []
         for text in auditors {
             guard let csi = CsiGuid(text) else { throw UsageError("--auditor must be a csiGuid (a 36-character UUID)") }
@@ -98,6 +92,23 @@ struct ServeCommand: AsyncParsableCommand {
             throw UsageError("--export-retention must be more than 0 and at most 8760 hours")
         }
         configuration.exportRetentionSeconds = Int64((exportRetentionHours * 3600).rounded(.up))
+        guard exportDownloads > 0 else { throw UsageError("--export-downloads must be at least 1") }
+        configuration.maximumExportDownloads = exportDownloads
+        return configuration
+    }
+
+    func run() async throws {
+        // A server outlives whoever reads its output (`health serve | head -1`): a write to a closed pipe is an error
+        // it ignores, never the signal that ends it (SwiftNIO ignores SIGPIPE only on Linux, once it opens a socket).
+        signal(SIGPIPE, SIG_IGN)
+        let configuration = try serverConfiguration()
+        let protocolMode = configuration.mode
+        guard let level = Logger.Level(rawValue: logLevel) else { throw UsageError("--log-level: unknown level \(logLevel)") }
+        guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
+        guard idleTimeout > 0, idleTimeout.isFinite else { throw UsageError("--idle-timeout must be a positive number of seconds") }
+        guard maximumConnections > 0, maximumConnectionsPerAddress > 0 else {
+            throw UsageError("--max-connections and --max-connections-per-address must be positive")
+        }
         let tls = try tlsConfiguration()
         if tls == nil, let problem = configuration.transportProblem(host: host) { throw UsageError(problem) }
         let limits = ConnectionLimits(idleTimeoutSeconds: idleTimeout, maximumConnections: maximumConnections,

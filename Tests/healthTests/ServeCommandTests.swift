@@ -4,6 +4,7 @@ import FhirBlocks
 import FhirBlocksClient
 import FhirBlocksPostgres
 import Foundation
+@testable import health
 import HTTPTestSupport
 import TestSupport
 import NIOCore
@@ -216,6 +217,21 @@ import Testing
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "status \(process.terminationStatus)")
+    }
+
+    @Test("--export-downloads N sets the server's cap on export files sent at once (6 by default); 0 or less is refused")
+    func exportDownloadsOption() async throws {
+        #expect(try ServeCommand.parse(["--export-downloads", "1"]).serverConfiguration().maximumExportDownloads == 1)
+        #expect(try ServeCommand.parse(["--export-downloads", "40"]).serverConfiguration().maximumExportDownloads == 40)
+        #expect(try ServeCommand.parse([]).serverConfiguration().maximumExportDownloads == 6)
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        for value in ["0", "-3"] {
+            let result = try await runner.run(["serve", "--port", "0", "--export-downloads=\(value)",
+                                               "--data-dir", runner.folder.appendingPathComponent("data").path])
+            #expect(result.status == 2 && result.error.contains("--export-downloads must be at least 1"), "\(value): \(result.error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: runner.folder.appendingPathComponent("data").path), "a refused start opens no store")
     }
 
     @Test func sigtermStopsCleanly() async throws {
