@@ -29,10 +29,9 @@ extension HealthWebApp {
                 throw HTTPError(.badRequest, message: "Choose the export.zip (or export.xml) the Health app wrote; nothing was imported.")
             }
             let allowOtherPerson = upload.fields["allowOtherPerson"] == "yes"
+            // The import's batches share transactions (HKHealthStore.withBulkWrite); the person's other writes through the
+            // page's store meanwhile (a sample added, one deleted) commit when they are answered all the same.
             var importer = AppleHealthImporter(clinicalRecords: nil)
-            // The page's store takes every other write of the person's too (a sample added, one deleted): those must
-            // be committed when they are answered, not in an import's shared transaction (HKHealthStore.withBulkWrite).
-            importer.bulkWrite = nil
             let clinicalRecords = AppleHealthClinicalRecordImporter(store: store, now: clock(), allowOtherPerson: allowOtherPerson)
             importer.clinicalRecords = clinicalRecords
             let profile = try? await store.ownerProfile()

@@ -41,11 +41,15 @@ extension HKHealthStore {
     /// Runs `body` with the store's writer set up for a large import (``BulkWrite``), then commits, sets the writer
     /// back to its defaults, copies the write-ahead log into the database and empties it (also when `body` throws).
     ///
-    /// Meanwhile the saves of this store object share transactions: each save is applied whole or not at all (in a
-    /// savepoint), and the transaction commits after the save that ends once it is due (``BulkWrite/shortestTransaction``,
-    /// ``BulkWrite/longestTransaction``): a save found already stored is found so in the open transaction too, other
-    /// connections see the saves once committed, and a process killed meanwhile loses the saves of the open transaction
-    /// only (an import run again stores them). Only the owner may call it.
+    /// Meanwhile the saves `body` makes through this store object share transactions: each save is applied whole or not
+    /// at all (in a savepoint), and the transaction commits after the save that ends once it is due
+    /// (``BulkWrite/shortestTransaction``, ``BulkWrite/longestTransaction``), or once the longest time has passed with no
+    /// save: a save found already stored is found so in the open transaction too, other connections see the saves once
+    /// committed, and a process killed meanwhile loses the saves of the open transaction only (an import run again stores
+    /// them). Any other write of the store object meanwhile (another task's save, delete or authorization change) runs
+    /// in a savepoint of its own and commits the shared transaction at once: it is durable when it returns. Live queries
+    /// (observer, anchored and statistics collection queries, `results(for:)`) hear of `body`'s saves once a commit has
+    /// made them visible to every connection, one notification per commit. Only the owner may call it.
     /// - Throws: `errorAuthorizationDenied` unless the store is opened as its owner; the store's error; what `body`
     ///   throws.
     public func withBulkWrite<T: Sendable>(_ settings: BulkWrite = BulkWrite(), _ body: () async throws -> T) async throws -> T {
@@ -53,10 +57,13 @@ extension HKHealthStore {
             throw HKError(.errorAuthorizationDenied, "only the store's owner may set the store up for an import")
         }
         let database = try await engine.databaseAsync()
-        try await database.beginBulkWrite(settings)
+        let engine = engine
+        try await database.beginBulkWrite(settings) { changes in
+            for query in engine.liveQueries { query.enqueue(changes) }
+        }
         let result: T
         do {
-            result = try await body()
+            result = try await HealthDatabase.$bulkWriteOwner.withValue(ObjectIdentifier(database)) { try await body() }
         } catch {
             try? await database.endBulkWrite()
             throw error
@@ -71,6 +78,14 @@ struct BulkTransaction: Sendable {
     let settings: HKHealthStore.BulkWrite
     let started: ContinuousClock.Instant
     var lastCommit: ContinuousClock.Instant
+    /// Whether a transaction is open on the writer (set by the writer only).
+    var isOpen = false
+    /// The changes of the bulk write's saves that live queries have not been told about, told after the next commit.
+    var pending = StoreChangeSet()
+    /// Tells the live queries of the store object that runs the bulk write about committed changes.
+    let deliver: @Sendable (StoreChangeSet) -> Void
+    /// Commits the transaction once ``HKHealthStore/BulkWrite/longestTransaction`` has passed with no save.
+    var timer: Task<Void, Never>?
 
     /// Whether the transaction has been open long enough: a quarter of the time the bulk write has run, within
     /// ``HKHealthStore/BulkWrite/shortestTransaction`` and ``HKHealthStore/BulkWrite/longestTransaction``.
@@ -83,12 +98,83 @@ extension HealthDatabase {
     /// SQLite's defaults for the writer: a 2 MB cache (`-2000` KiB) and a checkpoint every 1,000 log pages.
     static let defaultWriterTuning = (cachePages: -2000, checkpointPages: 1000)
 
+    /// The database whose bulk write the current task runs in (`HKHealthStore.withBulkWrite`), if any.
+    @TaskLocal static var bulkWriteOwner: ObjectIdentifier?
+
+    /// Whether the current task runs in this database's bulk write: its writes are the bulk write's own saves.
+    var isInOwnBulkWrite: Bool { Self.bulkWriteOwner == ObjectIdentifier(self) }
+
     /// Starts a bulk write: the writer's cache and checkpoint set as `settings` asks, and the saves that follow sharing
-    /// transactions (``bulkWrite(_:_:)``).
-    func beginBulkWrite(_ settings: HKHealthStore.BulkWrite) async throws {
+    /// transactions (``bulkWrite(_:ownSave:_:)``); `deliver` tells live queries about the changes each commit makes visible.
+    func beginBulkWrite(_ settings: HKHealthStore.BulkWrite, deliver: @escaping @Sendable (StoreChangeSet) -> Void) async throws {
         try await setWriterTuning(cachePages: -max(1, settings.cacheBytes >> 10), checkpointPages: max(1, settings.checkpointBytes / 4096))
         let now = ContinuousClock.now
-        bulkTransaction.withLock { $0 = BulkTransaction(settings: settings, started: now, lastCommit: now) }
+        let timer = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                guard let due = self?.bulkTransaction.withLock({ $0.map { $0.lastCommit + $0.settings.longestTransaction } }) else { return }
+                try? await Task.sleep(until: max(due, .now + .milliseconds(10)), clock: .continuous)
+                guard !Task.isCancelled, let self else { return }
+                try? await self.commitIfOverdue()
+            }
+        }
+        bulkTransaction.withLock { $0 = BulkTransaction(settings: settings, started: now, lastCommit: now, deliver: deliver, timer: timer) }
+    }
+
+    /// The bulk write's timer: commits the open transaction once it has been open the longest time, and tells live
+    /// queries about saves already committed.
+    private func commitIfOverdue() async throws {
+        try await Self.mapErrors(path: displayPath) {
+            try await writer.writeWithoutTransaction { db in
+                guard let state = self.bulkTransaction.withLock({ $0 }) else { return }
+                if db.isInsideTransaction {
+                    let now = ContinuousClock.now
+                    guard now - state.lastCommit >= state.settings.longestTransaction else { return }
+                    try self.commitShared(db, at: now)
+                } else {
+                    self.deliverPending()
+                }
+            }
+        }
+    }
+
+    /// Holds back the live queries' notification of a bulk write's own save until a commit makes it visible; false
+    /// (tell them now) when the save is committed already: outside a bulk write, or with no transaction open.
+    func deferUntilCommit(_ changes: StoreChangeSet) -> Bool {
+        guard isInOwnBulkWrite else { return false }
+        return bulkTransaction.withLock { state in
+            guard state?.isOpen == true else { return false }
+            state?.pending.merge(changes)
+            return true
+        }
+    }
+
+    /// Commits the shared transaction on the writer, then tells live queries about the saves it made visible. When the
+    /// commit fails, the transaction is rolled back and its saves' notifications are dropped.
+    private func commitShared(_ db: Database, at now: ContinuousClock.Instant) throws {
+        do {
+            try Self.commitOrRollBack(db)
+        } catch {
+            bulkTransaction.withLock { state in
+                state?.isOpen = false
+                state?.pending = StoreChangeSet()
+            }
+            throw error
+        }
+        bulkTransaction.withLock { state in
+            state?.isOpen = false
+            state?.lastCommit = now
+        }
+        deliverPending()
+    }
+
+    /// Tells live queries about the held-back changes; only on the writer, with no transaction open.
+    private func deliverPending() {
+        let taken = bulkTransaction.withLock { state -> (StoreChangeSet, @Sendable (StoreChangeSet) -> Void)? in
+            guard let current = state, !current.pending.isEmpty else { return nil }
+            state?.pending = StoreChangeSet()
+            return (current.pending, current.deliver)
+        }
+        if let (changes, deliver) = taken { deliver(changes) }
     }
 
     /// Commits what the bulk write holds, sets the writer back to its defaults, and copies the write-ahead log into the
@@ -102,12 +188,13 @@ extension HealthDatabase {
     }
 
     private func finishBulkWrite() async throws {
+        bulkTransaction.withLock { $0?.timer?.cancel() }
         var commitError: (any Error)?
         do {
             try await Self.mapErrors(path: displayPath) {
                 try await writer.writeWithoutTransaction { db in
                     defer { self.bulkTransaction.withLock { $0 = nil } }
-                    try Self.commitOrRollBack(db)
+                    try self.commitShared(db, at: .now)
                 }
             }
         } catch {
@@ -145,28 +232,37 @@ extension HealthDatabase {
     }
 
     /// Runs `body` on the writer connection as a write does: in its own transaction, or while a bulk write runs in a
-    /// savepoint of the transaction the bulk write keeps open (begun when none is), which commits once it is due
-    /// (``BulkTransaction/commitDue(at:)``). Either `body` is applied whole or not at all; a write that fails rolls back
-    /// its own savepoint only, unless SQLite ends the whole transaction (a full disk), which the error reports.
-    func bulkWrite<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+    /// savepoint of the transaction the bulk write keeps open. A save of the bulk write's own (`ownSave`) begins that
+    /// transaction when none is open, and commits it once it is due (``BulkTransaction/commitDue(at:)``); any other
+    /// write commits it at once, so that it is durable when it returns (its own transaction when none is open). Either
+    /// `body` is applied whole or not at all; a write that fails rolls back its own savepoint only, unless SQLite ends
+    /// the whole transaction (a full disk), which the error reports.
+    func bulkWrite<T>(_ db: Database, ownSave: Bool, _ body: (Database) throws -> T) throws -> T {
         var result: Result<T, any Error> = .failure(CancellationError())
-        guard let state = bulkTransaction.withLock({ $0 }) else {
+        guard let state = bulkTransaction.withLock({ $0 }), ownSave || db.isInsideTransaction else {
             try db.inTransaction {
                 result = .success(try body(db))
                 return .commit
             }
             return try result.get()
         }
-        if !db.isInsideTransaction { try db.beginTransaction(.immediate) }
+        if !db.isInsideTransaction {
+            try db.beginTransaction(.immediate)
+            bulkTransaction.withLock { $0?.isOpen = true }
+        }
         try db.inSavepoint {
             result = .success(try body(db))
             return .commit
         }
         let now = ContinuousClock.now
-        if state.commitDue(at: now) {
-            try Self.commitOrRollBack(db)
-            bulkTransaction.withLock { $0?.lastCommit = now }
-        }
+        if !ownSave || state.commitDue(at: now) { try commitShared(db, at: now) }
         return try result.get()
+    }
+}
+
+extension StoreChangeSet {
+    /// Adds `other`'s changed types and sources (one notification for the saves a commit makes visible).
+    mutating func merge(_ other: StoreChangeSet) {
+        sourcesByType.merge(other.sourcesByType) { $0.union($1) }
     }
 }

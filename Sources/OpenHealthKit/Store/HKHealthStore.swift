@@ -243,9 +243,11 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         engine.unregister(query)
     }
 
-    /// Tells live queries about a committed change.
+    /// Tells live queries about a committed change; a bulk write's own save not yet committed is told once it is
+    /// (`HKHealthStore.withBulkWrite`).
     func notify(_ changes: StoreChangeSet) {
         guard !changes.isEmpty else { return }
+        if HealthDatabase.bulkWriteOwner != nil, let database = try? engine.database(), database.deferUntilCommit(changes) { return }
         for query in engine.liveQueries { query.enqueue(changes) }
     }
 

@@ -199,8 +199,11 @@ final class HealthDatabase: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.mapErrors(path: displayPath) {
-            if bulkTransaction.withLock({ $0 != nil }) { return try writer.writeWithoutTransaction { db in try bulkWrite(db, body) } }
+        let ownBulkWrite = isInOwnBulkWrite
+        return try Self.mapErrors(path: displayPath) {
+            if bulkTransaction.withLock({ $0 != nil }) {
+                return try writer.writeWithoutTransaction { db in try bulkWrite(db, ownSave: ownBulkWrite, body) }
+            }
             return try writer.write(body)
         }
     }
@@ -214,9 +217,10 @@ final class HealthDatabase: Sendable {
     /// Writes in a transaction without holding a cooperative thread while waiting for the
     /// writer connection.
     func writeAsync<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await Self.mapErrors(path: displayPath) {
+        let ownBulkWrite = isInOwnBulkWrite
+        return try await Self.mapErrors(path: displayPath) {
             if bulkTransaction.withLock({ $0 != nil }) {
-                return try await writer.writeWithoutTransaction { db in try self.bulkWrite(db, body) }
+                return try await writer.writeWithoutTransaction { db in try self.bulkWrite(db, ownSave: ownBulkWrite, body) }
             }
             return try await writer.write(body)
         }

@@ -7,7 +7,7 @@ import TestSupport
 /// A bulk write (what an import runs in) lets saves share a transaction and the writer keep more pages, without
 /// changing what is committed: each save whole or not at all, everything saved before the bulk write ends (also when it
 /// ends with an error) committed, and the writer back to SQLite's defaults afterwards.
-@Suite("Bulk writes: saves sharing a transaction, a larger cache and rarer checkpoints while an import runs")
+@Suite("Bulk writes: saves sharing a transaction, a larger cache and rarer checkpoints while an import runs", .timeLimit(.minutes(10)))
 struct BulkWriteTests {
     static let revision = HKSourceRevision(source: HKSource(name: "Watch", bundleIdentifier: "org.example.import"), version: "1",
                                            productType: nil,
@@ -148,6 +148,101 @@ struct BulkWriteTests {
             try Int.fetchOne(db, sql: "SELECT count(*) FROM store_info WHERE key = 'bulk-test'")
         }
         #expect(leftOver == 0)
+    }
+
+    /// Saves `batch` through `store` from a task that is not the bulk write's (as another page of `health ui` does).
+    static func saveOutside(_ store: HKHealthStore, _ batch: [HKQuantitySample]) async throws {
+        try await Task.detached { try await store.save(batch) }.value
+    }
+
+    @Test("A write from outside an open bulk write is durable when it returns (with the import's earlier saves); a failed import save rolls back alone")
+    func outsideWriteCommits() async throws {
+        struct Stop: Error {}
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let other = TestStores.owner(folder)
+        #expect(try await Self.committed(other) == 0)
+        let seen = try await store.withBulkWrite(Self.hour) {
+            var seen: [Int] = []
+            try await store.save(Self.batch(0), recordedAs: Array(repeating: Self.revision, count: 50))
+            seen.append(try await Self.committed(other))
+            // Another task's save, then its delete: each seen by another store object when it returns.
+            let outside = Self.batch(1, count: 10)
+            try await Self.saveOutside(store, outside)
+            seen.append(try await Self.committed(other))
+            try await Task.detached { try await store.delete(Array(outside.prefix(4))) }.value
+            seen.append(try await Self.committed(other))
+            // The import's own saves share a transaction again; a failed one rolls back only itself.
+            try await store.save(Self.batch(2), recordedAs: Array(repeating: Self.revision, count: 50))
+            let database = try await store.engine.databaseAsync()
+            await #expect(throws: (any Error).self) {
+                try await database.writeAsync { db in
+                    try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('bulk-test', x'00')")
+                    throw Stop()
+                }
+            }
+            seen.append(try await Self.committed(other))
+            return seen
+        }
+        #expect(seen == [0, 60, 56, 56])
+        #expect(try await Self.committed(other) == 106)
+        let leftOver = try await store.engine.databaseAsync().readAsync { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM store_info WHERE key = 'bulk-test'")
+        }
+        #expect(leftOver == 0)
+    }
+
+    @Test("An observer query hears of a bulk write's saves once they are committed: its handler reading another connection sees them")
+    func observerAfterCommit() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let other = TestStores.owner(folder)
+        #expect(try await Self.committed(other) == 0)
+        let counts = Inbox<Int>()
+        let query = HKObserverQuery(sampleType: HKQuantityType(.heartRate), predicate: nil) { _, done, _ in
+            Task {
+                counts.append((try? await Self.committed(other)) ?? -1)
+                done()
+            }
+        }
+        store.execute(query)
+        #expect(await counts.wait(for: 1) == [0])
+        try await store.withBulkWrite(Self.hour) {
+            try await store.save(Self.batch(0), recordedAs: Array(repeating: Self.revision, count: 50))
+            // Not committed: nothing told (a notification now would find nothing new).
+            // Another task's save commits the shared transaction: the observer is told, and finds both saves.
+            try await Self.saveOutside(store, Self.batch(1, count: 10))
+            _ = await counts.wait(for: 2)
+            try await store.save(Self.batch(2), recordedAs: Array(repeating: Self.revision, count: 50))
+        }
+        // The end of the bulk write commits the last save and tells the observer.
+        var seen = await counts.wait(for: 3)
+        while seen.last != 110, seen.allSatisfy({ $0 <= 110 && $0 != -1 }) { seen = await counts.wait(for: seen.count + 1) }
+        store.stop(query)
+        #expect(seen.first == 0)
+        #expect(seen.dropFirst().allSatisfy { $0 >= 60 }, "\(seen)")
+        #expect(seen.last == 110, "\(seen)")
+    }
+
+    @Test("A bulk write commits once its longest time has passed with no save (a pause in the import holds no write lock)")
+    func pauseCommits() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let other = TestStores.owner(folder)
+        #expect(try await Self.committed(other) == 0)
+        let settings = HKHealthStore.BulkWrite(shortestTransaction: .seconds(2), longestTransaction: .seconds(2))
+        let seen = try await store.withBulkWrite(settings) {
+            try await store.save(Self.batch(0, count: 5), recordedAs: Array(repeating: Self.revision, count: 5))
+            // No further save: the timer commits (waited for by polling another connection, at most a minute).
+            for _ in 0..<600 {
+                if try await Self.committed(other) == 5 { return true }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return false
+        }
+        #expect(seen)
+        // The writer is free meanwhile: another store object writes without waiting for the bulk write's end.
+        #expect(try await Self.committed(other) == 5)
     }
 
     @Test("Only the owner may start a bulk write")
