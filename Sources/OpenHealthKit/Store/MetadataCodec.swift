@@ -127,10 +127,10 @@ enum MetadataCodec {
         entries.reserveCapacity(values.count)
         var capacity = 16
         for (key, value) in values {
-            guard key.utf8.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }) else { return nil }
+            guard withBytes(of: key, { $0.allSatisfy { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") } }) else { return nil }
             switch value {
             case .string(let text):
-                if text.utf8.contains(where: { $0 < 0x20 }) { return nil }
+                if withBytes(of: text, { $0.contains { $0 < 0x20 } }) { return nil }
                 capacity += key.utf8.count + text.utf8.count + 12
             case .integer: capacity += key.utf8.count + 32
             default: return nil
@@ -144,10 +144,12 @@ enum MetadataCodec {
         bytes.reserveCapacity(capacity)
         func appendEscaped(_ text: String) {
             // Most text (an import's sync identifier) has nothing to escape: copied at once.
-            guard text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") }) else {
-                bytes.append(contentsOf: text.utf8)
-                return
+            let plain = withBytes(of: text) { text in
+                guard !text.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") }) else { return false }
+                bytes.append(contentsOf: text)
+                return true
             }
+            guard !plain else { return }
             for byte in text.utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
@@ -182,18 +184,21 @@ enum MetadataCodec {
     /// The order of two keys of ASCII letters ignoring case (negative, zero or positive), as
     /// `lexicographicallyPrecedes` orders their lowercased bytes: a key before the longer keys it starts.
     private static func foldedOrder(_ left: String, _ right: String) -> Int {
-        var leftBytes = left.utf8.makeIterator()
-        var rightBytes = right.utf8.makeIterator()
-        while true {
-            switch (leftBytes.next(), rightBytes.next()) {
-            case (nil, nil): return 0
-            case (nil, _): return -1
-            case (_, nil): return 1
-            case let (leftByte?, rightByte?):
-                let (leftFolded, rightFolded) = (leftByte | 0x20, rightByte | 0x20)
-                if leftFolded != rightFolded { return leftFolded < rightFolded ? -1 : 1 }
+        withBytes(of: left) { left in
+            withBytes(of: right) { right in
+                for index in 0..<min(left.count, right.count) where left[index] | 0x20 != right[index] | 0x20 {
+                    return left[index] | 0x20 < right[index] | 0x20 ? -1 : 1
+                }
+                return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
             }
         }
+    }
+
+    /// `body` of the UTF-8 bytes of `text`, in place when the string is stored contiguously (a copy otherwise).
+    private static func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     static func decode(_ data: Data) throws -> [String: Value] {
