@@ -104,7 +104,9 @@ public struct HealthFormatter: Sendable {
 
     /// A sample's value as a person reads it: a quantity (``quantity(_:of:unit:)``), a category
     /// value by name with its length (`Core sleep 47 min`), a blood pressure (`120/80 mmHg`),
-    /// a workout (`Running 40 min, 420 kcal, 6.5 km`).
+    /// a workout (`Running 40 min, 420 kcal, 6.5 km`), a state of mind, an assessment's score
+    /// and risk, an ECG, an audiogram, a vision prescription, a heartbeat series or a medication
+    /// dose in words (`Daily Mood: Slightly Pleasant`, `Score 7 of 21: Mild anxiety risk`).
     /// - Parameters:
     ///   - sample: The sample.
     ///   - unit: The unit quantities are shown in, instead of the person's.
@@ -136,7 +138,7 @@ public struct HealthFormatter: Sendable {
             }
             return parts.joined(separator: ", ")
         default:
-            return ""
+            return measurementValue(of: sample) ?? ""
         }
     }
 

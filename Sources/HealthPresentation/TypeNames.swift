@@ -23,6 +23,8 @@ extension HealthTypes {
         "HKDataTypeIdentifierElectrocardiogram": "ECGs",
         "HKDataTypeIdentifierAudiogram": "Hearing Tests",
         "HKDataTypeStateOfMind": "State of Mind",
+        HKScoredAssessmentTypeIdentifier.GAD7.rawValue: "Anxiety Risk (GAD-7)",
+        HKScoredAssessmentTypeIdentifier.PHQ9.rawValue: "Depression Risk (PHQ-9)",
     ]
 
     /// The name people use for a type identifier, as an import's summary shows it: the

@@ -5,7 +5,7 @@ import OpenHealthKit
 
 /// The groups of the Browse page, as the Health app groups types.
 enum TypeGroup: String, CaseIterable, Sendable {
-    case activity, body, cycle, hearing, heart, mental, mobility, nutrition, respiratory, sleep, symptoms, vitals, other
+    case activity, body, cycle, hearing, heart, medications, mental, mobility, nutrition, respiratory, sleep, symptoms, vitals, other
 
     var name: String {
         switch self {
@@ -14,6 +14,7 @@ enum TypeGroup: String, CaseIterable, Sendable {
         case .cycle: "Cycle Tracking"
         case .hearing: "Hearing"
         case .heart: "Heart"
+        case .medications: "Medications"
         case .mental: "Mental Wellbeing"
         case .mobility: "Mobility"
         case .nutrition: "Nutrition"
@@ -59,8 +60,18 @@ enum TypeGroup: String, CaseIterable, Sendable {
                   "BloodAlcoholContent"],
     ]
 
+    /// The groups of the types that are not quantity, category or correlation types.
+    private static let others: [String: TypeGroup] = [
+        HKObjectType.stateOfMindType().identifier: .mental, HKScoredAssessmentTypeIdentifier.GAD7.rawValue: .mental,
+        HKScoredAssessmentTypeIdentifier.PHQ9.rawValue: .mental,
+        HKObjectType.electrocardiogramType().identifier: .heart, HKDataTypeIdentifierHeartbeatSeries: .heart,
+        HKObjectType.audiogramSampleType().identifier: .hearing, HKVisionPrescriptionTypeIdentifier: .other,
+        HKMedicationDoseEventTypeIdentifierMedicationDoseEvent: .medications,
+    ]
+
     /// The group of a type identifier.
     static func of(_ identifier: String) -> TypeGroup {
+        if let group = others[identifier] { return group }
         let name = identifier.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")
             .replacingOccurrences(of: "HKCategoryTypeIdentifier", with: "")
             .replacingOccurrences(of: "HKCorrelationTypeIdentifier", with: "")
@@ -73,9 +84,10 @@ enum TypeGroup: String, CaseIterable, Sendable {
     /// listed on their own (the Health app shows a reading as one value, "120/80 mmHg").
     static let bloodPressureParts = [HKQuantityType(.bloodPressureSystolic), HKQuantityType(.bloodPressureDiastolic)]
 
-    /// Whether Browse and the trends list a type on its own (every type but the parts of a blood-pressure reading).
+    /// Whether Browse and the trends list a type on its own: every type but the parts of a
+    /// blood-pressure reading and workout routes (a route is shown with its workout).
     static func listed(_ type: HKSampleType) -> Bool {
-        !bloodPressureParts.contains { $0.identifier == type.identifier }
+        !bloodPressureParts.contains { $0.identifier == type.identifier } && type.identifier != HKWorkoutRouteTypeIdentifier
     }
 
     /// Whether a type answers a search: its name on the page, its everyday names, HealthKit's name

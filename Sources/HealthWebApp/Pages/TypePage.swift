@@ -6,7 +6,9 @@ import OpenHealthKit
 /// A type's page: a period (day, week, month, year) with previous and next steps through time,
 /// the period's chart (a quantity's sums or ranges per hour, day or month from the statistics;
 /// sleep by stage per night; blood pressure), and the period's samples, newest first, 50 a page
-/// by keyset (``TypePageSamples``); workouts with their duration, energy, distance and route length.
+/// by keyset (``TypePageSamples``); workouts with their duration, energy, distance and route length;
+/// states of mind, assessments, ECGs (the newest with its trace), audiograms, prescriptions,
+/// heartbeat series and medication doses with their own columns (``TypePageMeasurements``).
 struct TypePage {
     let store: HKHealthStore
     let pages: PageRenderer
@@ -71,7 +73,7 @@ struct TypePage {
         let link = { (period: SummaryPeriod, end: Date) in "\(base)?period=\(period.rawValue)&end=\(self.text.date(end).prefix(10))" }
         let lastDay = interval.end.addingTimeInterval(-1)
         let steps = period.steps(from: interval, today: today, calendar: calendar)
-        let chart = try await self.chart(type, period: period, interval: interval)
+        var chart = try await self.chart(type, period: period, interval: interval)
         let page = try await TypePageSamples.read(type, in: interval, before: before, after: after, from: store)
         var columns = ["When", "Value", "Source"]
         var rows: [[String: Any]] = []
@@ -79,6 +81,14 @@ struct TypePage {
             columns = ["When", "Activity", "Duration", "Energy", "Distance", "Route", "Source"]
             for case let workout as HKWorkout in page.samples {
                 rows.append(row(workout, cells: try await workoutCells(workout)))
+            }
+        } else if let measurementColumns = TypePageMeasurements.columns(for: type) {
+            columns = measurementColumns
+            let medications = type is HKMedicationDoseEventType ? try await TypePageMeasurements.medications(in: store) : []
+            let measurements = TypePageMeasurements(text: text)
+            rows = page.samples.map { row($0, cells: measurements.cells($0, medications: medications)) }
+            if let ecg = page.samples.first as? HKElectrocardiogram {
+                chart += try await TypePageMeasurements.trace(ecg, in: store, text: text)
             }
         } else {
             rows = page.samples.map { row($0, cells: [text.formatter.span(from: $0.startDate, to: $0.endDate), text.value(of: $0),

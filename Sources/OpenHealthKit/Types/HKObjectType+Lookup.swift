@@ -71,7 +71,11 @@ extension HKObjectType {
 
 extension HKObjectType {
     /// Every sample type OpenHealthKit knows: quantity, category and correlation types,
-    /// workouts, and medication dose events (iOS 26) (OpenHealthKit API).
+    /// workouts, medication dose events (iOS 26), state of mind, the GAD-7 and PHQ-9 scored
+    /// assessments, electrocardiograms, audiograms, vision prescriptions, heartbeat series and
+    /// workout routes (OpenHealthKit API). Clinical record types and verifiable clinical
+    /// records are not sample types a store lists by type: HealthKit reads them with their own
+    /// authorization, so they are left out.
     public static var allSampleTypes: [HKSampleType] {
         var types: [HKSampleType] = HKQuantityTypeIdentifier.allKnown.map { HKQuantityType($0) }
         let categories = Set(HKCategoryTypeIdentifier.allKnown.map(\.rawValue)).sorted()
@@ -79,6 +83,13 @@ extension HKObjectType {
         types += HKCorrelationTypeIdentifier.allKnown.map { HKCorrelationType($0) } as [HKSampleType]
         types.append(HKWorkoutType())
         types.append(HKMedicationDoseEventType())
+        types.append(HKStateOfMindType())
+        types += HKScoredAssessmentTypeIdentifier.allKnown.map { HKScoredAssessmentType($0) } as [HKSampleType]
+        types.append(HKObjectType.electrocardiogramType())
+        types.append(HKObjectType.audiogramSampleType())
+        types.append(HKObjectType.visionPrescriptionType())
+        types.append(HKSeriesType.heartbeat())
+        types.append(HKSeriesType.workoutRoute())
         return types
     }
 }

@@ -15,7 +15,47 @@ struct TypeLookupTests {
         types += HKCorrelationTypeIdentifier.allKnown.map { HKCorrelationType($0) } as [HKSampleType]
         types += HKClinicalTypeIdentifier.allKnown.map { HKClinicalType($0) } as [HKSampleType]
         types += [HKWorkoutType(), HKSeriesType.workoutRoute(), HKVerifiableClinicalRecordType()] as [HKSampleType]
+        types += newSampleTypes
         return types
+    }
+
+    /// The sample types that are neither quantity, category, correlation nor clinical types.
+    static var newSampleTypes: [HKSampleType] {
+        [HKObjectType.electrocardiogramType(), HKObjectType.audiogramSampleType(), HKObjectType.visionPrescriptionType(),
+         HKSeriesType.heartbeat(), HKStateOfMindType(), HKScoredAssessmentType(.GAD7), HKScoredAssessmentType(.PHQ9),
+         HKMedicationDoseEventType()]
+    }
+
+    @Test("allSampleTypes holds every sample type the store keeps but clinical records: ECGs, audiograms, prescriptions, heartbeats too")
+    func allSampleTypesIsComplete() {
+        let all = HKObjectType.allSampleTypes
+        #expect(Set(all.map(\.identifier)).count == all.count, "each type once")
+        let clinical = Set(HKClinicalTypeIdentifier.allKnown.map(\.rawValue) + [HKVerifiableClinicalRecordType.identifierString])
+        let expected = Self.storedSampleTypes.filter { !clinical.contains($0.identifier) }
+        #expect(Set(all.map(\.identifier)) == Set(expected.map(\.identifier)))
+        for type in Self.newSampleTypes + [HKSeriesType.workoutRoute()] {
+            #expect(all.contains(type), "\(type.identifier)")
+        }
+        // The same classes as HealthKit's own factory methods return.
+        #expect(all.contains { $0 is HKElectrocardiogramType } && all.contains { $0 is HKAudiogramSampleType })
+        #expect(all.contains { $0 is HKPrescriptionType } && all.contains { $0 is HKStateOfMindType })
+        #expect(all.filter { $0 is HKScoredAssessmentType }.count == 2 && all.filter { $0 is HKSeriesType }.count == 2)
+    }
+
+    @Test("ECGs, audiograms, vision prescriptions and heartbeat series are found by their identifier and short names")
+    func clinicalMeasurementLookups() throws {
+        let cases: [(names: [String], type: HKSampleType)] = [
+            (["HKDataTypeIdentifierElectrocardiogram", "electrocardiogram", "ECG", "electrocardiograms"], HKObjectType.electrocardiogramType()),
+            (["HKDataTypeIdentifierAudiogram", "audiogram", "Audiograms"], HKObjectType.audiogramSampleType()),
+            (["HKVisionPrescriptionTypeIdentifier", "visionPrescription", "visionprescriptions"], HKObjectType.visionPrescriptionType()),
+            (["HKDataTypeIdentifierHeartbeatSeries", "heartbeat", "heartbeatSeries"], HKSeriesType.heartbeat()),
+        ]
+        for entry in cases {
+            for name in entry.names {
+                let found = try #require(HKObjectType.sampleType(named: name), "\(name)")
+                #expect(found == entry.type, "\(name) found \(found.identifier)")
+            }
+        }
     }
 
     @Test("workoutRoute is found by its identifier and its Swift name, in any case")
@@ -54,7 +94,7 @@ struct TypeLookupTests {
             #expect(found == type, "\(short) found \(found.identifier), not \(type.identifier)")
             checked += 1
         }
-        #expect(checked == Self.storedSampleTypes.count - 3)
+        #expect(checked == Self.storedSampleTypes.count - 3 - Self.newSampleTypes.count)
     }
 
     @Test("Every characteristic round-trips through its identifier and its short name")
