@@ -94,14 +94,14 @@ extension HKHealthStore {
     }
 
     /// Sets the date of birth from year, month and day components; nil clears it (owner only).
-    /// - Throws: `errorInvalidArgument` when the components are not a valid calendar date.
+    /// - Throws: `errorInvalidArgument` when the components are not a valid calendar date, or a date after today.
     public func setDateOfBirth(_ components: DateComponents?) throws {
         guard let components else { return try setCharacteristic(.dateOfBirth, nil) }
         try setCharacteristic(.dateOfBirth, Self.dateOfBirthText(components))
     }
 
     /// The stored text of a date of birth (`YYYY-MM-DD`).
-    /// - Throws: `errorInvalidArgument` when the components are not a valid calendar date.
+    /// - Throws: `errorInvalidArgument` when the components are not a valid calendar date, or a date after today.
     static func dateOfBirthText(_ components: DateComponents) throws -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
@@ -110,6 +110,10 @@ extension HKHealthStore {
               let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
               calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day) else {
             throw HKError(.errorInvalidArgument, "a date of birth needs a valid year, month and day")
+        }
+        // The Health app offers no date after today; a day of slack covers every time zone's today.
+        guard date <= Date().addingTimeInterval(86_400) else {
+            throw HKError(.errorInvalidArgument, "a date of birth cannot be in the future")
         }
         return ISODateText.string(year: year, month: month, day: day)
     }

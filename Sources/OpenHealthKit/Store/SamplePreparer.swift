@@ -12,6 +12,21 @@ struct SamplePreparer {
 
     private static let encoder = JSONEncoder()
 
+    /// The dates a sample may have, in reference-date seconds: `Date.distantPast` (year 1)
+    /// through `Date.distantFuture` (4001-01-01T00:00:00Z), the range the statistics engine's
+    /// interval grid computes boundaries in (``StatisticsIntervalGrid/supportedRange``). Dates
+    /// beyond are refused: a year like 99999 is a typing error, not a measurement, and a sample
+    /// there could be saved but never summed.
+    static let dateRange = StatisticsIntervalGrid.supportedRange
+
+    /// The quantity types that are absolute temperatures (a body, basal body or water
+    /// temperature): a value below absolute zero is refused. The sleeping wrist temperature is
+    /// left out (it is read as a deviation from a baseline).
+    static let absoluteTemperatureTypes: Set<String> = [
+        HKQuantityTypeIdentifier.bodyTemperature.rawValue, HKQuantityTypeIdentifier.basalBodyTemperature.rawValue,
+        HKQuantityTypeIdentifier.waterTemperature.rawValue,
+    ]
+
     func prepare(_ object: HKObject) throws -> PreparedSample {
         guard let sample = object as? HKSample else {
             throw HKError(.errorInvalidArgument, "only samples can be saved")
@@ -20,6 +35,10 @@ struct SamplePreparer {
         let end = sample.endDate.timeIntervalSinceReferenceDate
         guard start.isFinite, end.isFinite, end >= start else {
             throw HKError(.errorInvalidArgument, "\(sample.sampleType.identifier): the end date is before the start date")
+        }
+        guard Self.dateRange.contains(start), Self.dateRange.contains(end) else {
+            throw HKError(.errorInvalidArgument,
+                          "\(sample.sampleType.identifier): a sample's dates must lie between years 1 and 4000 (Date.distantPast and Date.distantFuture)")
         }
         let metadataValues = try sample.metadata.map(MetadataCodec.values) ?? [:]
         let metadata = metadataValues.isEmpty ? nil : try MetadataCodec.encode(metadataValues)
@@ -67,6 +86,9 @@ struct SamplePreparer {
             }
             guard let value = try? quantitySample.quantity.value(in: type.canonicalUnit), value.isFinite else {
                 throw HKError(.errorInvalidArgument, "\(type.identifier): the quantity is not finite in \(type.canonicalUnit.unitString)")
+            }
+            if Self.absoluteTemperatureTypes.contains(type.identifier), let kelvin = try? quantitySample.quantity.value(in: .kelvin()), kelvin < 0 {
+                throw HKError(.errorInvalidArgument, "\(type.identifier): a temperature cannot be below absolute zero (0 K, -273.15 degC)")
             }
             var details = QuantityExtra(count: quantitySample.count == 1 ? nil : quantitySample.count)
             let unit = quantitySample.quantity.storedUnit
