@@ -152,8 +152,8 @@ enum ClinicalExportElements {
 
 extension AppleHealthImporter {
     /// Imports the files of `electrocardiograms/`, each an ``HKElectrocardiogram`` with every
-    /// voltage of its lead, recorded under the `ECG` source. A file that cannot be read is
-    /// skipped with its reason (the rest of the export is valid); one imported before is not
+    /// voltage of its lead, recorded under the `ECG` source. A file that cannot be read, or whose
+    /// electrocardiogram the store refuses, is skipped with its reason (the rest of the export is valid); one imported before is not
     /// stored again (its sync identifier is the file's digest).
     func importElectrocardiograms(_ container: ExportContainer, into store: HKHealthStore, report: inout AppleHealthImportReport) async throws {
         let revision = HKSourceRevision(source: Self.source(named: "ECG"), version: nil)
@@ -177,7 +177,12 @@ extension AppleHealthImporter {
             }
             switch outcome {
             case .success(let ecg):
-                report.add(try await store.save([ecg], recordedAs: [revision]))
+                do {
+                    report.add(try await store.save([ecg], recordedAs: [revision]))
+                } catch let error as HKError where error.code == .errorInvalidArgument {
+                    // An electrocardiogram the store refuses (dates beyond year 9999, say) is left out with its reason.
+                    report.skip("refused by the store: \(error.message)")
+                }
             case .failure(let error):
                 if error.kind == .unsafeArchive || error.kind == .malformedArchive { throw error }
                 report.skip("electrocardiogram not imported: \(error.detail)" + (error.line.map { " (line \($0))" } ?? ""))

@@ -101,6 +101,22 @@ struct ClinicalMeasurementsImportTests {
         #expect(reasons.keys.contains { $0.contains("longer than") })
     }
 
+    @Test("An ECG CSV the store refuses (a sample rate so low that it ends beyond year 4000) is skipped as refused by the store; the others import")
+    func electrocardiogramRefusedByTheStore() async throws {
+        let good = AppleHealthExportGenerator.electrocardiogramCSV(recorded: Self.recorded, values: [1, 2, 3])
+        let slow = AppleHealthExportGenerator.electrocardiogramCSV(recorded: Self.recorded, values: [1, 2, 3],
+                                                                   header: ["Sample Rate": "0.000000000000001 hertz"])
+        let (folder, url) = try Self.export(csvFiles: [("a.csv", good), ("b.csv", slow)])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = AppleHealthImporterTests.ownerStore()
+        // Before: the store's errorInvalidArgument ended the whole import.
+        let report = try await AppleHealthImporter().importExport(at: url, into: store)
+        #expect(report.imported["HKDataTypeIdentifierElectrocardiogram"] == 1)
+        let refused = report.skipped.filter { $0.key.hasPrefix("refused by the store: ") }
+        #expect(refused.values.reduce(0, +) == 1)
+        #expect(refused.keys.contains { $0.contains("between years 1 and 4000") }, "\(report.skipped)")
+    }
+
     @Test("An ECG CSV laid out as the Health app writes it (an empty line before Lead and Unit, another before the values) parses")
     func realLayoutElectrocardiogram() throws {
         // The layout of a real `ecg_2020-09-24.csv`: the header is split by an empty line after

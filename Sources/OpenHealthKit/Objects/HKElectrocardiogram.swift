@@ -188,14 +188,51 @@ struct ElectrocardiogramDetails {
     var samplingFrequency: Double?
     var voltages: ElectrocardiogramVoltages
 
+    /// The details of an electrocardiogram being saved, validated so that ``encoded()`` writes
+    /// what ``init(decoding:)`` reads back.
+    /// - Throws: `HKError.errorInvalidArgument` for a sampling frequency that is not a finite
+    ///   number of hertz above zero, an average heart rate that is negative or not finite, more
+    ///   than ``maximumCount`` measurements per lead, voltages that do not fill every lead, or
+    ///   a voltage that is not finite.
     init(_ ecg: HKElectrocardiogram) throws {
         classification = ecg.classification.rawValue
         symptomsStatus = ecg.symptomsStatus.rawValue
-        averageHeartRate = try ecg.averageHeartRate.map { try $0.value(in: .count().unitDivided(by: .minute())) }
-        samplingFrequency = try ecg.samplingFrequency.map { try $0.value(in: .hertz()) }
-        voltages = ecg.voltages
+        let averageHeartRate: Double?
+        let samplingFrequency: Double?
+        do {
+            averageHeartRate = try ecg.averageHeartRate.map { try $0.value(in: .count().unitDivided(by: .minute())) }
+        } catch {
+            throw HKError(.errorInvalidArgument, "an electrocardiogram's average heart rate must be in count/min")
+        }
+        do {
+            samplingFrequency = try ecg.samplingFrequency.map { try $0.value(in: .hertz()) }
+        } catch {
+            throw HKError(.errorInvalidArgument, "an electrocardiogram's sampling frequency must be in hertz")
+        }
+        if let samplingFrequency, !(samplingFrequency.isFinite && samplingFrequency > 0) {
+            throw HKError(.errorInvalidArgument, "an electrocardiogram's sampling frequency must be a finite number of hertz above zero")
+        }
+        if let averageHeartRate, !(averageHeartRate.isFinite && averageHeartRate >= 0) {
+            throw HKError(.errorInvalidArgument, "an electrocardiogram's average heart rate must be a finite count/min of zero or more")
+        }
+        let voltages = ecg.voltages
+        guard voltages.count >= 0, voltages.count <= Self.maximumCount else {
+            throw HKError(.errorInvalidArgument, "an electrocardiogram may hold at most \(Self.maximumCount) voltages per lead")
+        }
+        guard voltages.leads.count <= Int(UInt8.max), Set(voltages.leads).count == voltages.leads.count,
+              voltages.values.count == voltages.count * voltages.leads.count else {
+            throw HKError(.errorInvalidArgument, "every lead of an electrocardiogram must have the same number of voltages")
+        }
+        guard voltages.values.allSatisfy(\.isFinite) else {
+            throw HKError(.errorInvalidArgument, "an electrocardiogram's voltages must be finite")
+        }
+        self.averageHeartRate = averageHeartRate
+        self.samplingFrequency = samplingFrequency
+        self.voltages = voltages
     }
 
+    /// The details' bytes; for details made by ``init(_:)`` (at most 255 leads and
+    /// ``maximumCount`` measurements, so every count fits its field).
     func encoded() -> Data {
         var writer = ByteWriter(capacity: 32 + voltages.leads.count * 4 + voltages.values.count * 4)
         writer.byte(Self.version)
@@ -203,9 +240,9 @@ struct ElectrocardiogramDetails {
         writer.uint32(UInt32(bitPattern: Int32(truncatingIfNeeded: symptomsStatus)))
         writer.double(averageHeartRate ?? .nan)
         writer.double(samplingFrequency ?? .nan)
-        writer.byte(UInt8(voltages.leads.count))
+        writer.byte(UInt8(clamping: voltages.leads.count))
         for lead in voltages.leads { writer.uint32(UInt32(bitPattern: Int32(truncatingIfNeeded: lead.rawValue))) }
-        writer.uint32(UInt32(voltages.count))
+        writer.uint32(UInt32(clamping: voltages.count))
         for value in voltages.values { writer.uint32(value.bitPattern) }
         return Data(writer.bytes)
     }
