@@ -9,6 +9,15 @@ import Foundation
 /// samples and still return, bit for bit, what one pass over every sample returns.
 ///
 /// Non-finite terms are kept apart and summed plainly (`inf + -inf` is NaN in any order).
+///
+/// Overflow: a sum of finite terms beyond ±`Double.greatestFiniteMagnitude` (two step counts of
+/// 1.7e308) saturates there: the sum is clamped to the largest finite `Double` of its sign,
+/// never infinite, nor NaN as Shewchuk's steps alone give (an overflowing pair's low part is
+/// `-inf`, added later to its `+inf`). The store
+/// keeps finite quantities only, so a statistic is always a finite number every client can
+/// show and convert. Only past saturation does the order of terms matter (finite terms beyond
+/// the range, of both signs, cancel from the clamped value).
+///
 /// Cost: O(number of partials) per term; partials stay few (at most a handful for values of
 /// similar magnitude), and the array is allocated once per sum, not per term.
 struct ExactSum: Sendable, Hashable {
@@ -60,8 +69,13 @@ struct ExactSum: Sendable, Hashable {
                     if abs(x) < abs(y) {
                         swap(&x, &y)
                     }
-                    let hi = x + y
-                    let lo = y - (hi - x)
+                    var hi = x + y
+                    var lo = y - (hi - x)
+                    if !hi.isFinite {
+                        // Beyond the largest Double: saturate (see Overflow above).
+                        hi = Self.clamped(hi)
+                        lo = 0
+                    }
                     if lo != 0 {
                         partials[kept] = lo
                         kept += 1
@@ -116,6 +130,13 @@ struct ExactSum: Sendable, Hashable {
                 hi = x
             }
         }
-        return hi
+        return Self.clamped(hi)
+    }
+
+    /// `value` clamped to ±`Double.greatestFiniteMagnitude` (a finite value is returned as is).
+    @inline(__always)
+    static func clamped(_ value: Double) -> Double {
+        guard !value.isFinite, !value.isNaN else { return value }
+        return value < 0 ? -Double.greatestFiniteMagnitude : Double.greatestFiniteMagnitude
     }
 }
