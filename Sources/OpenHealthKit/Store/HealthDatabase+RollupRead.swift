@@ -9,6 +9,42 @@ struct RollupStatisticsInput {
     var sources: [Int32: HKSource]
     /// The source order cumulative statistics merge by (source numbers, best first).
     var order: [Int32]
+    /// How many grains the gathering looked at: the grains of the stored rollup pages in the
+    /// range, however long the samples there are.
+    var grainsExamined = 0
+}
+
+/// Ranges of rollup grains (the grains long samples overlap), merged and asked by binary search.
+struct GrainRanges {
+    private var ranges: [ClosedRange<Int64>] = []
+
+    mutating func insert(_ range: ClosedRange<Int64>) {
+        ranges.append(range)
+    }
+
+    /// Sorts and joins the ranges; call after the last ``insert(_:)``, before ``contains(_:)``.
+    mutating func merge() {
+        ranges.sort { $0.lowerBound < $1.lowerBound }
+        var merged: [ClosedRange<Int64>] = []
+        for range in ranges {
+            if let last = merged.last, range.lowerBound <= last.upperBound &+ 1 {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        ranges = merged
+    }
+
+    func contains(_ grain: Int64) -> Bool {
+        var lo = 0
+        var hi = ranges.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if ranges[mid].upperBound < grain { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < ranges.count && ranges[lo].contains(grain)
+    }
 }
 
 extension HealthDatabase {
@@ -39,8 +75,10 @@ extension HealthDatabase {
             let firstPage = RollupPage.page(ofGrain: RollupPage.grain(containing: low))
             let lastPage = RollupPage.page(ofGrain: RollupPage.grain(containing: high))
 
-            // Grains that long samples overlap, within the pages read.
-            var longGrains = Set<Int64>()
+            // Grains that long samples overlap, within the pages read: ranges of grains, not each
+            // grain (a sample over centuries spans millions), asked only of the grains pages hold.
+            // A grain no page holds has no other sample, so it needs no raw read of its own.
+            var longGrains = GrainRanges()
             let firstGrain = firstPage * Int64(RollupPage.grainsPerPage)
             let lastGrain = (lastPage + 1) * Int64(RollupPage.grainsPerPage) - 1
             for row in try Row.fetchAll(db, sql: """
@@ -50,8 +88,9 @@ extension HealthDatabase {
                 let start = max(row[0] as Double, Double(firstGrain) * grainSeconds)
                 let end = min(row[1] as Double, Double(lastGrain + 1) * grainSeconds)
                 guard start <= end else { continue }
-                longGrains.formUnion(RollupPage.grains(start: start, end: end))
+                longGrains.insert(RollupPage.grains(start: start, end: end))
             }
+            longGrains.merge()
 
             // Every grain with samples or crossed, with whether it could be used whole.
             var candidates: [Candidate] = []
@@ -71,9 +110,6 @@ extension HealthDatabase {
                     }
                     candidates.append(Candidate(start: start, rollup: grain.rollup, whole: whole))
                 }
-            }
-            for grain in longGrains.sorted() {
-                candidates.append(Candidate(start: Double(grain) * grainSeconds, rollup: nil, whole: false))
             }
             candidates.sort { $0.start < $1.start }
 
@@ -118,7 +154,8 @@ extension HealthDatabase {
         guard let gathering else { return nil }
         let rows = try gathering.gathered.open(cipher: cipher, type: type.identifier)
         let rollups = gathering.candidates.compactMap { $0.whole ? $0.rollup : nil }
-        return RollupStatisticsInput(rows: rows, rollups: rollups, sources: gathering.numbers.sources, order: gathering.order)
+        return RollupStatisticsInput(rows: rows, rollups: rollups, sources: gathering.numbers.sources, order: gathering.order,
+                                     grainsExamined: gathering.candidates.count)
     }
 
     /// What the read transaction gathered.
