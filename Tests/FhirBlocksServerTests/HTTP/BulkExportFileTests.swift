@@ -445,6 +445,12 @@ struct HeldDownload: Sendable {
             guard descriptor >= 0 else { throw TestSkip("socket: \(errno)") }
             var size: Int32 = 4_096
             _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            // A server that stops sending fails the test after a minute instead of hanging it.
+            var timeout = timeval(tv_sec: Self.receiveTimeoutSeconds, tv_usec: 0)
+            guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+                Glibc.close(descriptor)
+                throw TestSkip("setsockopt SO_RCVTIMEO: \(errno)")
+            }
             guard LoopbackSocket.connect(descriptor, port: port) else {
                 Glibc.close(descriptor)
                 throw TestSkip("connect: \(errno)")
@@ -463,7 +469,12 @@ struct HeldDownload: Sendable {
                     return HeldDownload(descriptor: descriptor, status: status, headers: lines.dropFirst().map { $0.lowercased() },
                                         early: Array(received[range.upperBound...]))
                 }
-                guard let more = receive(descriptor) else {
+                let more: [UInt8]?
+                do { more = try receive(descriptor) } catch {
+                    Glibc.close(descriptor)
+                    throw error
+                }
+                guard let more else {
                     Glibc.close(descriptor)
                     throw HeldDownloadError(reason: "the connection ended before the answer's head")
                 }
@@ -479,7 +490,7 @@ struct HeldDownload: Sendable {
             var position = 0
             func need(_ count: Int) throws {
                 while input.count - position < count {
-                    guard let more = Self.receive(descriptor) else { throw HeldDownloadError(reason: "the connection ended inside the body") }
+                    guard let more = try Self.receive(descriptor) else { throw HeldDownloadError(reason: "the connection ended inside the body") }
                     input += more
                 }
             }
@@ -524,13 +535,20 @@ struct HeldDownload: Sendable {
         _ = Glibc.close(descriptor)
     }
 
+    /// How long a read waits for the server's next bytes (`SO_RCVTIMEO`) before the test fails.
+    static let receiveTimeoutSeconds = 60
+
     /// Up to 64 KiB more of the answer; nil when the connection ended or failed.
-    static func receive(_ descriptor: Int32) -> [UInt8]? {
+    /// - Throws: ``HeldDownloadError`` when no byte came for ``receiveTimeoutSeconds``.
+    static func receive(_ descriptor: Int32) throws -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 { return Array(buffer[0..<count]) }
             if count < 0, errno == EINTR { continue }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                throw HeldDownloadError(reason: "the server sent nothing for \(receiveTimeoutSeconds) s")
+            }
             return nil
         }
     }
