@@ -6,7 +6,8 @@ import FhirBlocksStore
 /// tries every declared interaction, search parameter, include and operation against the
 /// server, and some undeclared ones).
 ///
-/// - Stored types (``advertisedResourceTypes``): `read`, `vread`, `update` (a grantee may not
+/// - Stored types (``advertisedResourceTypes``, every R4 type the endpoint stores): `read`,
+///   `vread`, `update` (a grantee may not
 ///   create by `PUT`; the patient's wallet may), `delete`, `history-instance`, `history-type`,
 ///   `create`, `search-type`; `versioned-update` (`If-Match`), history read, conditional
 ///   create and update, conditional read by `If-None-Match` only, no conditional delete; every
@@ -18,12 +19,17 @@ import FhirBlocksStore
 /// - `Consent` and `AuditEvent`, built by the server: `search-type` by `patient` only.
 /// - `Group`, the Bulk Data Groups: `create` (`POST /fhir/Group`), `read` (the caller's own), `$export`.
 extension DiscoveryHandler {
-    /// The stored resource types the CapabilityStatement lists: the patient, the clinical types
-    /// HealthKit's health records hold, and Provenance (`_revinclude=Provenance:target`). The
-    /// endpoint stores and searches any R4 type; these are the ones a records client asks for.
-    static let advertisedResourceTypes = ["Patient", "AllergyIntolerance", "Condition", "Coverage", "DiagnosticReport",
-                                          "DocumentReference", "Encounter", "Immunization", "MedicationDispense",
-                                          "MedicationRequest", "MedicationStatement", "Observation", "Procedure", "Provenance"]
+    /// The stored resource types the CapabilityStatement lists: every R4 type the endpoint stores
+    /// and searches (each R4 type of the search parameter table but the three the server builds
+    /// itself: Group, Consent, AuditEvent), Patient first, then the clinical types HealthKit's
+    /// health records hold and Provenance (`_revinclude=Provenance:target`), then the others in
+    /// byte order.
+    static let advertisedResourceTypes: [String] = {
+        let first = ["Patient", "AllergyIntolerance", "Condition", "Coverage", "DiagnosticReport", "DocumentReference", "Encounter", "Immunization",
+                     "MedicationDispense", "MedicationRequest", "MedicationStatement", "Observation", "Procedure", "Provenance"]
+        let built: Set<String> = ["Group", "Consent", "AuditEvent"]
+        return first + SearchParameterTable.resourceTypes.filter { !built.contains($0) && !first.contains($0) }
+    }()
 
     /// The interactions of a stored type, in the order the CapabilityStatement lists them.
     static let storedInteractions = ["read", "vread", "update", "delete", "history-instance", "history-type", "create", "search-type"]

@@ -70,6 +70,11 @@ public enum SearchParameterTable {
         byKey["\(type)/\(code)"] ?? byKey["DomainResource/\(code)"] ?? byKey["Resource/\(code)"]
     }
 
+    /// The R4 resource types the table has parameters of, in byte order (not the abstract
+    /// `Resource` and `DomainResource`, whose parameters apply to every type).
+    public static let resourceTypes: [String] = Set(r4.map(\.base)).subtracting(["Resource", "DomainResource"])
+        .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+
     /// Every parameter that applies to `type`, its own and the common ones.
     public static func parameters(type: String) -> [SearchParameterDefinition] {
         (byType[type] ?? []) + (byType["DomainResource"] ?? []) + (byType["Resource"] ?? [])

@@ -10,12 +10,20 @@ import TestSupport
 /// walked, every declared interaction, conditional flag, search parameter, `_include`,
 /// `_revinclude` and operation of every type is tried against a seeded compartment and must
 /// be answered as supported; the interactions and parameters a type does not declare are
-/// tried too and must be refused.
+/// tried too and must be refused. The statement lists every R4 type the endpoint stores: the
+/// types this walk can write a valid resource of (the records types, and CarePlan, Goal and
+/// ServiceRequest, unlisted before) are walked whole; every other one is read (404 for an
+/// unknown id, not 405), searched by each declared parameter and `_include`, and validated.
 @Suite struct CapabilityWalkTests {
     typealias Rest = FHIRRestTests
     typealias Fixture = FHIRRestTests.Fixture
 
-    /// A small valid resource of each stored type the server advertises, about `Patient/p1`.
+    /// The types ``minimal(_:)`` writes a valid resource of.
+    static let walkable: Set<String> = ["Patient", "AllergyIntolerance", "Condition", "Procedure", "Coverage", "DiagnosticReport", "Observation",
+                                        "DocumentReference", "Encounter", "Immunization", "MedicationDispense", "MedicationRequest",
+                                        "MedicationStatement", "Provenance", "CarePlan", "Goal", "ServiceRequest"]
+
+    /// A small valid resource of each type in ``walkable``, about `Patient/p1` (of another type, only its `resourceType`).
     static func minimal(_ type: String) -> String {
         let patient = #"{"reference":"Patient/p1"}"#
         let code = #"{"coding":[{"system":"http://loinc.org","code":"8867-4"}]}"#
@@ -35,9 +43,11 @@ import TestSupport
         case "MedicationRequest": members = #""status":"active","intent":"order","medicationCodeableConcept":\#(code),"subject":\#(patient)"#
         case "MedicationStatement": members = #""status":"active","medicationCodeableConcept":\#(code),"subject":\#(patient)"#
         case "Provenance": members = #""target":[\#(patient)],"recorded":"2020-01-05T10:00:00Z","agent":[{"who":{"display":"Dr. Lee"}}]"#
+        case "CarePlan", "ServiceRequest": members = #""status":"active","intent":"plan","subject":\#(patient)"#
+        case "Goal": members = #""lifecycleStatus":"active","description":{"text":"walk daily"},"subject":\#(patient)"#
         default: members = ""
         }
-        return #"{"resourceType":"\#(type)",\#(members)}"#
+        return members.isEmpty ? #"{"resourceType":"\#(type)"}"# : #"{"resourceType":"\#(type)",\#(members)}"#
     }
 
     /// `resource` with `"id": id` first.
@@ -74,10 +84,12 @@ import TestSupport
             let rest = try #require(metadata.json["rest"]?.arrayValue?.first?.objectValue)
             let resources = (rest["resource"]?.arrayValue ?? []).compactMap(\.objectValue)
             let storedTypes = resources.compactMap { $0["type"]?.stringValue }.filter { !["Group", "Consent", "AuditEvent"].contains($0) }
-            #expect(storedTypes.count >= 14 && storedTypes.contains("Provenance"), "\(storedTypes)")
-            // The seeded compartment: Patient/p1 and one resource of each stored type.
+            // Every R4 type the endpoint stores, CarePlan and the other types once unlisted included.
+            #expect(storedTypes.count > 100 && Self.walkable.isSubset(of: storedTypes), "\(storedTypes)")
+            #expect(Set(storedTypes).count == storedTypes.count && storedTypes.allSatisfy { ResourceScope($0) != nil })
+            // The seeded compartment: Patient/p1 and one resource of each walked type.
             try await fixture.put([#"{"resourceType":"Patient","id":"p1","name":[{"family":"Walk"}]}"#])
-            try await fixture.put(storedTypes.filter { $0 != "Patient" }.map { Self.with(id: "seed", Self.minimal($0)) })
+            try await fixture.put(storedTypes.filter { $0 != "Patient" && Self.walkable.contains($0) }.map { Self.with(id: "seed", Self.minimal($0)) })
 
             var tried = 0
             for resource in resources {
@@ -104,7 +116,11 @@ import TestSupport
                 default:
                     break
                 }
-                tried += try await checkStored(fixture, type: type, resource: resource, interactions: interactions)
+                if Self.walkable.contains(type) {
+                    tried += try await checkStored(fixture, type: type, resource: resource, interactions: interactions)
+                } else {
+                    tried += try await checkSearched(fixture, type: type, resource: resource, interactions: interactions)
+                }
             }
             #expect(tried > 300, "\(tried) capabilities tried")
 
@@ -230,6 +246,41 @@ import TestSupport
         #expect(try await fixture.send(.GET, path, token: token).status == 410, "\(type) deleted")
         #expect(try await fixture.send(.PATCH, path, token: token, body: "[]").status >= 400, "\(type) patch")
         return tried + 1
+    }
+
+    /// A stored type the walk writes no resource of: the same interactions as every stored type;
+    /// a read of an unknown id is 404 (a stored type, not 405), its type history answers, each
+    /// declared search parameter and `_include` is answered as supported (an unknown one is
+    /// 400), and `$validate` answers an OperationOutcome; returns how many it tried.
+    func checkSearched(_ fixture: Fixture, type: String, resource: JSONObject, interactions: Set<String>) async throws -> Int {
+        let token = fixture.walletToken
+        var tried = 0
+        #expect(Set(["create", "read", "vread", "update", "history-instance", "history-type", "search-type", "delete"]) == interactions,
+                "\(type): \(interactions)")
+        #expect(try await fixture.send(.GET, "\(type)/no-such-id", token: token).status == 404, "\(type) read")
+        #expect(try await fixture.send(.GET, type + "/_history", token: token).json["type"] == .string("history"), "\(type) history-type")
+        #expect(Self.searched(try await fixture.send(.GET, type, token: token)), "\(type) search-type")
+        let strict = [("Prefer", "handling=strict")]
+        for parameter in resource["searchParam"]?.arrayValue ?? [] {
+            let name = try #require(parameter.objectValue?["name"]?.stringValue)
+            let kind = try #require(parameter.objectValue?["type"]?.stringValue)
+            #expect(["token", "date", "reference", "string"].contains(kind), "\(type)?\(name): \(kind)")
+            let value = Self.value(ofType: kind).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let response = try await fixture.send(.GET, "\(type)?\(name)=\(value)", token: token, headers: strict)
+            #expect(Self.searched(response), "\(type)?\(name)=\(value): \(response.status) \(response.json)")
+            tried += 1
+        }
+        #expect(try await fixture.send(.GET, "\(type)?no-such-parameter=1", token: token, headers: strict).status == 400, "\(type) unknown parameter")
+        for value in resource["searchInclude"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+            let response = try await fixture.send(.GET, "\(type)?_include=\(value)", token: token)
+            #expect(Self.searched(response), "\(type)?_include=\(value): \(response.status)")
+            tried += 1
+        }
+        let operations = resource["operation"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } ?? []
+        #expect(operations == ["validate"], "\(type): \(operations)")
+        let validated = try await fixture.send(.POST, "\(type)/$validate", token: token, body: Self.minimal(type))
+        #expect(validated.status == 200 && validated.json["resourceType"] == .string("OperationOutcome"), "\(type)/$validate")
+        return tried + 4
     }
 
     /// Group: created by a client for export, read back by it (others get 404), nothing else.
