@@ -697,6 +697,16 @@ private struct ImportRun {
             report.skip("WorkoutRoute whose GPX file is missing from the export")
             return nil
         }
+        let syncIdentifier = workoutSync + ":route:" + name
+        // A route an earlier import stored is counted as the save would count it, without reading its GPX file again.
+        if let sourceName = element["sourceName"], !sourceName.isEmpty {
+            let key = (syncIdentifier: syncIdentifier, typeIdentifier: HKWorkoutRouteTypeIdentifier,
+                       sourceBundleIdentifier: bundleIdentifier(ofSource: sourceName))
+            if let version = try wait({ [store] in try await store.storedSyncVersions(of: [key]) }).first ?? nil, version >= 1 {
+                report.alreadyStored[HKWorkoutRouteTypeIdentifier, default: 0] += 1
+                return nil
+            }
+        }
         let bytes: [UInt8]
         do {
             bytes = try container.read(folder: "workout-routes", name: name)
@@ -713,7 +723,7 @@ private struct ImportRun {
         }
         let revision = try sourceRevision(of: element)
         var metadata = metadataEntries(element, handled: ["FileReference"])
-        metadata[HKMetadataKeySyncIdentifier] = workoutSync + ":route:" + name
+        metadata[HKMetadataKeySyncIdentifier] = syncIdentifier
         metadata[HKMetadataKeySyncVersion] = 1
         let route = try HKWorkoutRoute.imported(locations: locations, workoutSyncIdentifier: workoutSync,
                                                 workoutSource: workout.revision.source,

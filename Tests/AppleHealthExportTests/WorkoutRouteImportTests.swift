@@ -73,6 +73,14 @@ struct WorkoutRouteImportTests {
         #expect(try await Self.routes(store).count == 1)
         #expect(try await Self.routes(store, of: workout).count == 1)
         #expect(again.skipped.keys.allSatisfy { !$0.contains("WorkoutRoute") })
+        #expect(again.alreadyStored[HKWorkoutRouteTypeIdentifier] == 1)
+
+        // A route already stored is found by its sync identifier before its GPX file is read: gone from the archive, it is
+        // still counted as already stored.
+        let withoutFile = try await AppleHealthImporter(batchSize: 50).importExport(at: try Self.archive(in: folder, gpx: nil), into: store)
+        #expect(withoutFile.alreadyStored[HKWorkoutRouteTypeIdentifier] == 1)
+        #expect(withoutFile.skipped.keys.allSatisfy { !$0.contains("WorkoutRoute") })
+        #expect(try await Self.routes(store).count == 1)
     }
 
     @Test("A GPX file missing from the archive or malformed is counted; the workout and everything else are imported")
