@@ -21,8 +21,9 @@ import Darwin
 /// intersected with the patient's permissions in force, `ScopeRequest` and
 /// `PermissionLedger.tokenGrants`, as the token endpoint issues them), and each resource passes
 /// `FHIRController.visible(stored:type:interaction:grants:)`, the read path's filter. Each
-/// patient's export is one audit entry (the types exported, and how many of each), committed before
-/// the job completes, so nothing is served that was not audited.
+/// patient the job covers (the client holds grants of it the job's scope reads) is one audit entry
+/// (the types exported, and how many of each; `bulk-export nothing` when nothing was), committed
+/// before the job completes, so nothing is served that was not audited.
 ///
 /// A job is renewed (its lease and progress) after each patient and chunk; a cancelled job
 /// (deleted) or one another server took over stops at the next renewal (a chunk is stored
@@ -234,13 +235,11 @@ final class BulkExportRunner: TrustEndpoints {
                 }
             }
             guard try await storing.settle() else { return .stopped }
-            if !counts.isEmpty {
-                let types = counts.keys.sorted()
-                var change = TrustChange()
-                let summary = "bulk-export " + types.map { "\($0)=\(counts[$0] ?? 0)" }.joined(separator: " ")
-                change.auditEntries = [fhir.accessEntry(access, resources: types, outcome: .success, reason: summary, action: "R")]
-                try await storeCommit(change)
-            }
+            // Every patient the job covered is audited, those with nothing exported too (`bulk-export nothing`).
+            let types = counts.keys.sorted()
+            var change = TrustChange()
+            change.auditEntries = [fhir.accessEntry(access, resources: types, outcome: .success, reason: Self.auditSummary(counts), action: "R")]
+            try await storeCommit(change)
             guard try await store.renewExportJob(id: job.id, owner: owner, progress: Self.progress(position + 1, patients.count),
                                                  leaseUntil: leaseEnd()) else { return .stopped }
         }
@@ -274,6 +273,13 @@ final class BulkExportRunner: TrustEndpoints {
             return .object(issue)
         }))
         return JSONWriter.serialize(.object(outcome))
+    }
+
+    /// A patient's audit entry's reason: `bulk-export` and each type exported with its count
+    /// (`bulk-export Observation=3 Patient=1`), or `bulk-export nothing` when nothing was.
+    static func auditSummary(_ counts: [String: Int]) -> String {
+        guard !counts.isEmpty else { return "bulk-export nothing" }
+        return "bulk-export " + counts.keys.sorted().map { "\($0)=\(counts[$0] ?? 0)" }.joined(separator: " ")
     }
 
     /// `X-Progress`: how many of the patients are done.

@@ -115,6 +115,13 @@ import TestSupport
         #expect(try await world.grant(from: wallets[1], to: [app], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)
         #expect(try await world.grant(from: wallets[1], to: [app], resource: "Patient", confidentiality: "N", sensitivity: []).status == 200)
         #expect(try await world.grant(from: wallets[2], to: [other], resource: "Observation", sensitivity: []).status == 200)
+        // w4 grants Observations up to N and holds only one labelled V: it grants the app, and nothing of it is visible.
+        let hidden = try await world.register(.wallet("w4", firstName: "D"))
+        var hiddenChange = TrustChange()
+        hiddenChange.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(type: "Observation", id: "v", patient: hidden.csi, versionID: 1,
+                                                                                   lastUpdated: earlier, json: Self.resource("Observation", "v", label: "V"))))
+        try await world.store.commit(hiddenChange)
+        #expect(try await world.grant(from: hidden, to: [app], resource: "Observation", confidentiality: "N", sensitivity: []).status == 200)
         let scope = "patient/Observation.rs patient/Patient.rs patient/Condition.rs"
         func token(_ party: TestParty, patient: TestParty, scope: String = scope) async throws -> (token: String, scope: String)? {
             let response = try await world.clientCredentials(party, scope: scope, patient: patient)
@@ -139,6 +146,8 @@ import TestSupport
             }
         }
         readable.sort()
+        let hiddenToken = try #require(try await token(app, patient: hidden, scope: kickoffScope)).token
+        #expect(await world.fhir("GET", "Observation/v", token: hiddenToken).status != 200)
         // Something of two patients, some of their resources filtered out, nothing of the third.
         #expect(perPatient.count == 2 && perPatient[wallets[2].csi] == nil && readable.count < 14, "\(readable)")
 
@@ -183,14 +192,18 @@ import TestSupport
         let outcome = try #require(try JSONParser.parse(Array(errorFile.body.dropLast())).objectValue)
         #expect(outcome["resourceType"] == .string("OperationOutcome"))
         #expect(outcome["issue"]?.arrayValue?.first?["diagnostics"]?.stringValue?.hasSuffix("_typeFilter=x") == true)
-        // One audit entry per patient exported, with its counts.
+        // One audit entry per patient the job covered, with its counts: w4, which granted the app but has nothing visible, too.
         let entries = try await world.store.auditRecords(from: auditBefore, limit: 100).compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }
             .filter { $0.reason?.hasPrefix("bulk-export") == true }
-        #expect(entries.compactMap(\.patient).sorted() == perPatient.keys.map(\.rawValue).sorted())
+        #expect(entries.compactMap(\.patient).sorted() == (perPatient.keys.map(\.rawValue) + [hidden.csi.rawValue]).sorted())
         for entry in entries {
             let types = perPatient[try #require(CsiGuid(entry.patient ?? ""))] ?? []
             #expect(entry.agent == app.csi.rawValue && entry.resources == Array(Set(types)).sorted())
-            #expect(entry.reason?.contains("Observation=\(types.count { $0 == "Observation" })") == true)
+            if types.isEmpty {
+                #expect(entry.patient == hidden.csi.rawValue && entry.reason == "bulk-export nothing", "\(entry)")
+            } else {
+                #expect(entry.reason?.contains("Observation=\(types.count { $0 == "Observation" })") == true)
+            }
         }
         // The patient reads the counts in its AuditEvents (what `health wallet audit` prints).
         let walletToken = try #require(world.json(try await world.clientCredentials(wallets[0], scope: "patient/*.cruds conf/V"))["access_token"]?
