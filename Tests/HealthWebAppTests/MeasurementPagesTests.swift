@@ -58,6 +58,16 @@ struct MeasurementPagesTests {
         }
     }
 
+    /// The points of the ECG trace's polyline.
+    static func tracePoints(_ html: String) -> [(x: Double, y: Double)] {
+        guard let polyline = html.range(of: "<polyline "), let start = html.range(of: "points=\"", range: polyline.upperBound..<html.endIndex),
+              let end = html[start.upperBound...].firstIndex(of: "\"") else { return [] }
+        return html[start.upperBound..<end].split(separator: " ").compactMap { pair in
+            let numbers = pair.split(separator: ",").compactMap { Double($0) }
+            return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
+        }
+    }
+
     @Test("Browse lists each new type in its group with its value in words; each page lists it in words; the ECG page draws its trace")
     func browseAndPages() async throws {
         let fixture = try await WebTestFixture.make(days: 1)
@@ -118,7 +128,17 @@ struct MeasurementPagesTests {
         let ecg = pages[types[3].identifier] ?? ""
         #expect(ecg.contains("<title id=\"ecg-trace-title\">ECG of 2025-11-26 11:00 UTC: lead I, 6 s</title>"))
         #expect(ecg.contains("Voltage over time, -100 to 900 µV."))
-        #expect(ecg.contains("class=\"ecg-trace\"") && ecg.contains("<polyline fill=\"none\""))
+        #expect(ecg.contains("class=\"ecg-trace\" viewBox=\"0 0 600 120\""))
+        let points = Self.tracePoints(ecg)
+        // 3,072 voltages in stretches of 6: each stretch's lowest and highest (one point where they are equal), then the last: 521.
+        #expect(points.count == 521 && points.count <= TypePageMeasurements.tracePoints, "\(points.count) points")
+        #expect(points.first?.x == 0 && points.last?.x == 600, "\(points.prefix(2)) … \(points.suffix(2))")
+        #expect(zip(points, points.dropFirst()).allSatisfy { $0.x < $1.x }, "x must increase")
+        // -100 µV at the bottom margin (120 - 4), 900 µV at the top (4), nothing outside.
+        #expect(points.map(\.y).max() == 116 && points.map(\.y).min() == 4, "\(points.map(\.y).min() ?? 0)...\(points.map(\.y).max() ?? 0)")
+        #expect(points.allSatisfy { $0.y == 4 || $0.y == 116 })
+        // Each of the 6 beats' spikes is drawn: the trace starts at the top and rises to it 5 more times.
+        #expect(zip(points, points.dropFirst()).filter { $0.y == 116 && $1.y == 4 }.count == 5)
     }
 
     @Test("A page of doses lists 50 and pages the rest, as every type page does")

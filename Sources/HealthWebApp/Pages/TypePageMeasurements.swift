@@ -102,7 +102,7 @@ struct TypePageMeasurements {
     }
 
     /// How many points the trace draws at most: each is the lowest or highest voltage of a
-    /// stretch of the recording, so a peak is never dropped.
+    /// stretch of the recording (so a peak is never dropped), or its first or last voltage.
     static let tracePoints = 1_200
 
     /// A small SVG trace of an ECG's lead I voltages (Apple Watch's lead), its title and
@@ -120,19 +120,24 @@ struct TypePageMeasurements {
         }
         guard volts.count > 1, let low = volts.min(), let high = volts.max() else { return "" }
         let width = 600.0, height = 120.0
-        // Each pair of points is a stretch's lowest and highest voltage, in the order they came.
-        let stretch = max(1, Int((Double(volts.count) / Double(tracePoints / 2)).rounded(.up)))
-        var points: [(x: Int, value: Double)] = []
+        // At most tracePoints / 2 - 1 stretches, each drawn as its lowest and highest voltage in the
+        // order they came, and the first and last voltage, so the trace spans the whole width.
+        let stretch = max(1, Int((Double(volts.count) / Double(tracePoints / 2 - 1)).rounded(.up)))
+        var indices = [0]
         var start = 0
         while start < volts.count {
             let slice = volts[start..<min(start + stretch, volts.count)]
             if let lowest = slice.indices.min(by: { volts[$0] < volts[$1] }), let highest = slice.indices.max(by: { volts[$0] < volts[$1] }) {
-                for index in Set([lowest, highest]).sorted() { points.append((index, volts[index])) }
+                for index in [min(lowest, highest), max(lowest, highest)] where index != indices.last { indices.append(index) }
             }
             start += stretch
         }
+        if indices.last != volts.count - 1 { indices.append(volts.count - 1) }
+        let points = indices.map { (x: $0, value: volts[$0]) }
         let span = high - low > 0 ? high - low : 1
-        let coordinates = points.map { point in
+        // The closure says String: otherwise its literal is inferred as GRDB's SQL (joined by
+        // SQL's joined(separator:)), and the points became SQL's description, not numbers.
+        let coordinates = points.map { point -> String in
             let x = Double(point.x) / Double(volts.count - 1) * width
             let y = height - 4 - (point.value - low) / span * (height - 8)
             return "\(SVGChart.n(x)),\(SVGChart.n(y))"
