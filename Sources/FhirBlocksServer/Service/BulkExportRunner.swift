@@ -10,7 +10,8 @@ import Darwin
 #endif
 
 /// Runs Bulk Data export jobs (``ExportStore``) on this server: takes a job's lease, reads the
-/// compartments of the patients whose wallets granted the job's client, one batch of stored
+/// compartments of the patients whose wallets granted the job's client (a patient-bound
+/// token's job: its patient only, ``boundPatientMarker``), one batch of stored
 /// resources at a time (with `_type`, only those types, each read alone with `_since` in the
 /// statement, as lines in one buffer: ``ResourceStore/resourceLines(patient:type:since:until:afterID:limit:maximumBytes:)``),
 /// keeps each resource the client may read, and appends it as an NDJSON line to its type's
@@ -143,13 +144,16 @@ final class BulkExportRunner: TrustEndpoints {
         let instant = now
         let ledger = self.ledger
         var granting = Set(ledger.held(by: job.client, at: instant).filter { $0.scope != .auditor }.map(\.patient))
-        if job.kind.hasPrefix("group/") {
+        let (kind, bound) = Self.boundPatient(of: job.kind)
+        if kind.hasPrefix("group/") {
             // A Group's export: its members that still grant the client something.
-            guard let group = try await store.exportGroup(id: String(job.kind.dropFirst(6))), group.client == job.client else {
+            guard let group = try await store.exportGroup(id: String(kind.dropFirst(6))), group.client == job.client else {
                 throw BulkExportRefusal("the Group is gone")
             }
             granting.formIntersection(group.members)
         }
+        // A patient-bound token's job: its patient only (none when the stored patient cannot be read).
+        if let bound { granting.formIntersection(bound.map { [$0] } ?? []) }
         let patients = granting.sorted { $0.rawValue < $1.rawValue }
         var files = FileChunks(jobID: job.id)
         // The kick-off's `_typeFilter` queries, read again from its stored URL (they were
@@ -273,6 +277,28 @@ final class BulkExportRunner: TrustEndpoints {
             return .object(issue)
         }))
         return JSONWriter.serialize(.object(outcome))
+    }
+
+    /// What follows a job's kind when it was kicked off with a patient-bound token (`patient/`
+    /// scopes with a patient in context, as SMART App Launch issues them): `;patient=` and the
+    /// patient (`patient;patient={csiGuid}`, `group/{id};patient={csiGuid}`).
+    static let boundPatientMarker = ";patient="
+
+    /// The stored kind of a job kicked off as `kind` by a token bound to `patient` (nil: a
+    /// `system/` token's, the client's own).
+    static func kind(_ kind: String, boundTo patient: CsiGuid?) -> String {
+        patient.map { kind + boundPatientMarker + $0.rawValue } ?? kind
+    }
+
+    /// A stored kind's operation (`patient`, `system`, `group/{id}`) and, for a patient-bound
+    /// token's job, its patient (`.some(nil)` when the stored patient cannot be read: the job
+    /// then covers no one).
+    static func boundPatient(of stored: String) -> (kind: String, patient: CsiGuid??) {
+        let parts = stored.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return (stored, nil) }
+        let marker = boundPatientMarker.dropFirst()
+        let patient: CsiGuid? = parts[1].hasPrefix(marker) ? CsiGuid(String(parts[1].dropFirst(marker.count))) : nil
+        return (String(parts[0]), .some(patient))
     }
 
     /// A patient's audit entry's reason: `bulk-export` and each type exported with its count

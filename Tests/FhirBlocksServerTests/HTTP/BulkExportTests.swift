@@ -129,7 +129,8 @@ import TestSupport
             let body = world.json(response)
             return (try #require(body["access_token"]?.stringValue), try #require(body["scope"]?.stringValue))
         }
-        // The kick-off token is w2's: its scope (what w2 granted) bounds what is exported of every patient.
+        // The kick-off token is w2's: its scope (what w2 granted) bounds what is exported of every patient, and, bound to w2
+        // (patient/ scopes with w2 in context, as SMART reads them), its jobs export w2 only, whoever else granted the app.
         let (appToken, kickoffScope) = try #require(try await token(app, patient: wallets[1]))
         // What the app may read by id with a token of that scope, patient by patient: what the export must hold.
         var readable: [String] = []
@@ -147,6 +148,8 @@ import TestSupport
         }
         readable.sort()
         let hiddenToken = try #require(try await token(app, patient: hidden, scope: kickoffScope)).token
+        let w2Readable = (readableOf[wallets[1].csi] ?? []).sorted()
+        #expect(!w2Readable.isEmpty && w2Readable.count < readable.count)
         #expect(await world.fhir("GET", "Observation/v", token: hiddenToken).status != 200)
         // Something of two patients, some of their resources filtered out, nothing of the third.
         #expect(perPatient.count == 2 && perPatient[wallets[2].csi] == nil && readable.count < 14, "\(readable)")
@@ -182,7 +185,10 @@ import TestSupport
         let expires = world.now.adding(seconds: world.service.configuration.exportRetentionSeconds)
         #expect(Self.header(completed, "Expires") == FHIRController.httpDate(expires))
         #expect(Self.header(completed, "Expires")?.hasSuffix(" GMT") == true)
-        #expect(try await Self.download(server, manifest, token: appToken) == readable)
+        // w2's resources only: w1 granted the app too, but the token is w2's.
+        #expect(try await Self.download(server, manifest, token: appToken) == w2Readable)
+        let jobID = String(location.split(separator: "/").last ?? "")
+        #expect(try await world.store.exportJob(id: jobID)?.kind == "patient;patient=\(wallets[1].csi.rawValue)")
         // What lenient handling ignored is the manifest's error file: one OperationOutcome naming it.
         let errors = try #require(manifest["error"]?.arrayValue)
         try #require(errors.count == 1)
@@ -192,25 +198,38 @@ import TestSupport
         let outcome = try #require(try JSONParser.parse(Array(errorFile.body.dropLast())).objectValue)
         #expect(outcome["resourceType"] == .string("OperationOutcome"))
         #expect(outcome["issue"]?.arrayValue?.first?["diagnostics"]?.stringValue?.hasSuffix("_typeFilter=x") == true)
-        // One audit entry per patient the job covered, with its counts: w4, which granted the app but has nothing visible, too.
+        // One audit entry per patient the job covered, with its counts: w2's only.
         let entries = try await world.store.auditRecords(from: auditBefore, limit: 100).compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }
             .filter { $0.reason?.hasPrefix("bulk-export") == true }
-        #expect(entries.compactMap(\.patient).sorted() == (perPatient.keys.map(\.rawValue) + [hidden.csi.rawValue]).sorted())
-        for entry in entries {
-            let types = perPatient[try #require(CsiGuid(entry.patient ?? ""))] ?? []
-            #expect(entry.agent == app.csi.rawValue && entry.resources == Array(Set(types)).sorted())
-            if types.isEmpty {
-                #expect(entry.patient == hidden.csi.rawValue && entry.reason == "bulk-export nothing", "\(entry)")
-            } else {
-                #expect(entry.reason?.contains("Observation=\(types.count { $0 == "Observation" })") == true)
+        #expect(entries.compactMap(\.patient) == [wallets[1].csi.rawValue])
+        func checkEntries(_ entries: [AuditEntry]) throws {
+            for entry in entries {
+                let types = perPatient[try #require(CsiGuid(entry.patient ?? ""))] ?? []
+                #expect(entry.agent == app.csi.rawValue && entry.resources == Array(Set(types)).sorted())
+                if types.isEmpty {
+                    // w4, which granted the app but has nothing visible, is audited all the same.
+                    #expect(entry.patient == hidden.csi.rawValue && entry.reason == "bulk-export nothing", "\(entry)")
+                } else {
+                    #expect(entry.reason?.contains("Observation=\(types.count { $0 == "Observation" })") == true)
+                }
             }
         }
+        try checkEntries(entries)
+        // w4's token exports nothing, and the job is w4's one entry, 'bulk-export nothing'.
+        let hiddenAuditBefore = try await world.store.auditCount()
+        let hiddenKickoff = try await Self.send(server, .GET, "/fhir/Patient/$export", token: hiddenToken, headers: Self.kickoffHeaders)
+        try #require(hiddenKickoff.status == 202)
+        let hiddenManifest = try await Self.manifest(server, try #require(Self.header(hiddenKickoff, "Content-Location")), token: hiddenToken)
+        #expect(try await Self.download(server, hiddenManifest, token: hiddenToken) == [])
+        let hiddenEntries = try await world.store.auditRecords(from: hiddenAuditBefore, limit: 100)
+            .compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }.filter { $0.reason?.hasPrefix("bulk-export") == true }
+        #expect(hiddenEntries.map(\.patient) == [hidden.csi.rawValue] && hiddenEntries.map(\.reason) == ["bulk-export nothing"])
         // The patient reads the counts in its AuditEvents (what `health wallet audit` prints).
-        let walletToken = try #require(world.json(try await world.clientCredentials(wallets[0], scope: "patient/*.cruds conf/V"))["access_token"]?
+        let walletToken = try #require(world.json(try await world.clientCredentials(wallets[1], scope: "patient/*.cruds conf/V"))["access_token"]?
             .stringValue)
         let events = world.json(await world.fhir("GET", "AuditEvent?_count=1000", token: walletToken))["entry"]?.arrayValue ?? []
         let descriptions = events.compactMap { $0["resource"]?["outcomeDesc"]?.stringValue }.filter { $0.hasPrefix("bulk-export ") }
-        let ownEntry = try #require(entries.first { $0.patient == wallets[0].csi.rawValue })
+        let ownEntry = try #require(entries.first { $0.patient == wallets[1].csi.rawValue })
         #expect(descriptions == [ownEntry.reason], "\(descriptions)")
         // Another client's token sees no such job; the files need the job's client.
         let otherToken = try #require(try await token(other, patient: wallets[2], scope: "patient/Observation.rs")).token
@@ -222,7 +241,7 @@ import TestSupport
         try await world.withTwin { twin in
             let second = try await RunningServer.start(twin.service)
             do {
-                #expect(try await Self.download(second, try await Self.manifest(second, location, token: appToken), token: appToken) == readable)
+                #expect(try await Self.download(second, try await Self.manifest(second, location, token: appToken), token: appToken) == w2Readable)
             } catch {
                 await second.stop()
                 throw error
@@ -238,7 +257,7 @@ import TestSupport
         let filteredManifest = try await Self.manifest(server, try #require(Self.header(filtered, "Content-Location")), token: appToken)
         let recent = change.resources.map(\.record).filter { !($0.lastUpdated < world.now.adding(seconds: -60)) && $0.type != "Patient" }
             .map { "\($0.type)/\($0.id)" }
-        #expect(try await Self.download(server, filteredManifest, token: appToken) == readable.filter { recent.contains($0) && !$0.hasPrefix("Patient/") })
+        #expect(try await Self.download(server, filteredManifest, token: appToken) == w2Readable.filter { recent.contains($0) && !$0.hasPrefix("Patient/") })
 
         // `_typeFilter` (and `$` percent-encoded at the system level: 403 all the same): two queries on Observation
         // (either may match), none on Condition or Patient.
@@ -247,8 +266,8 @@ import TestSupport
                                                token: appToken, headers: Self.kickoffHeaders)
         try #require(typeFiltered.status == 202, "\(String(decoding: typeFiltered.body, as: UTF8.self))")
         let typeFilteredManifest = try await Self.manifest(server, try #require(Self.header(typeFiltered, "Content-Location")), token: appToken)
-        let byLabel = readable.filter { !$0.hasPrefix("Observation/") || $0 == "Observation/o1" || $0 == "Observation/o2" }
-        #expect(byLabel.contains("Observation/o1") && byLabel.count < readable.count)
+        let byLabel = w2Readable.filter { !$0.hasPrefix("Observation/") || $0 == "Observation/o1" || $0 == "Observation/o2" }
+        #expect(byLabel.contains("Observation/o1") && byLabel.count < w2Readable.count)
         #expect(try await Self.download(server, typeFilteredManifest, token: appToken) == byLabel)
         #expect(typeFilteredManifest["error"] == .array([]))
 
@@ -281,18 +300,23 @@ import TestSupport
         let othersID = try #require(try JSONParser.parse(othersGroup.body)["id"]?.stringValue)
         #expect(try await Self.send(server, .GET, "/fhir/Group/\(othersID)/$export", token: appToken, headers: Self.kickoffHeaders).status == 403)
         #expect(try await Self.send(server, .GET, "/fhir/Group/0123456789abcdef/$export", token: appToken, headers: Self.kickoffHeaders).status == 404)
-        let groupKickoff = try await Self.send(server, .GET, "/fhir/Group/\(groupID)/%24export", token: appToken, headers: Self.kickoffHeaders)
+        // The app's w2 token exports nothing of the Group (w1 only); its w1 token, w1's resources.
+        let w2GroupKickoff = try await Self.send(server, .GET, "/fhir/Group/\(groupID)/$export", token: appToken, headers: Self.kickoffHeaders)
+        try #require(w2GroupKickoff.status == 202, "\(String(decoding: w2GroupKickoff.body, as: UTF8.self))")
+        let w2GroupManifest = try await Self.manifest(server, try #require(Self.header(w2GroupKickoff, "Content-Location")), token: appToken)
+        #expect(try await Self.download(server, w2GroupManifest, token: appToken) == [])
+        let w1Token = try #require(try await token(app, patient: wallets[0], scope: kickoffScope)).token
+        let groupKickoff = try await Self.send(server, .GET, "/fhir/Group/\(groupID)/%24export", token: w1Token, headers: Self.kickoffHeaders)
         try #require(groupKickoff.status == 202, "\(String(decoding: groupKickoff.body, as: UTF8.self))")
-        let groupManifest = try await Self.manifest(server, try #require(Self.header(groupKickoff, "Content-Location")), token: appToken)
+        let groupManifest = try await Self.manifest(server, try #require(Self.header(groupKickoff, "Content-Location")), token: w1Token)
         let w1Readable = (readableOf[wallets[0].csi] ?? []).sorted()
         #expect(!w1Readable.isEmpty && w1Readable.count < readable.count)
-        #expect(try await Self.download(server, groupManifest, token: appToken) == w1Readable)
+        #expect(try await Self.download(server, groupManifest, token: w1Token) == w1Readable)
 
         // Cancel: the job and its files are gone.
         #expect(try await Self.send(server, .DELETE, location, token: appToken).status == 202)
         #expect(try await Self.send(server, .GET, location, token: appToken).status == 404)
         #expect(try await Self.send(server, .GET, firstURL, token: appToken).status == 404)
-        let jobID = String(location.split(separator: "/").last ?? "")
         #expect(try await world.store.exportOutputs(id: jobID).isEmpty)
 
         // The transactionTime is the cut-off: an Observation w2 writes after it (the jobs below were
@@ -304,12 +328,19 @@ import TestSupport
         try await world.store.commit(late)
         let w2Token = try #require(try await token(app, patient: wallets[1], scope: kickoffScope)).token
         #expect(await world.fhir("GET", "Observation/late", token: w2Token).status == 200)
-        // A job kicked off before it (queued, never run): the whole compartment, as of its transactionTime.
+        // A job kicked off before it (queued, never run) by a token bound to no patient (its kind without `;patient=`,
+        // as a system/ token's): every granting patient's whole compartment, as of its transactionTime, each patient it
+        // covered audited (w4 too, with nothing).
+        let queuedAuditBefore = try await world.store.auditCount()
         let queued = StoredExportJob(id: "queued0123456789", client: app.csi, tokenID: "t", scope: kickoffScope, kind: "patient",
                                      request: "\(TestWorld.base)/fhir/Patient/$export", types: [], since: nil,
                                      transactionTime: world.now, expiresAt: world.now.adding(seconds: 86_400))
         try await world.store.createExportJob(queued)
         #expect(try await Self.download(server, try await Self.manifest(server, "/bulk-export/\(queued.id)", token: appToken), token: appToken) == readable)
+        let queuedEntries = try await world.store.auditRecords(from: queuedAuditBefore, limit: 100)
+            .compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }.filter { $0.reason?.hasPrefix("bulk-export") == true }
+        #expect(queuedEntries.compactMap(\.patient).sorted() == (perPatient.keys.map(\.rawValue) + [hidden.csi.rawValue]).sorted())
+        try checkEntries(queuedEntries)
 
         // A job whose server stopped (its lease ran out) is taken over by the next status request.
         let orphan = StoredExportJob(id: "orphan0123456789", client: app.csi, tokenID: "t", scope: kickoffScope, kind: "patient",

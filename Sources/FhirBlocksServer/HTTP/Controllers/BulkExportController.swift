@@ -11,9 +11,9 @@ import NIOCore
 ///
 /// | path | GET | DELETE |
 /// |---|---|---|
-/// | `/fhir/Patient/$export` | kick-off: the patients whose wallets granted the client | – |
+/// | `/fhir/Patient/$export` | kick-off: the patients whose wallets granted the client (a patient-bound token: its patient only) | – |
 /// | `/fhir/$export` | kick-off, the server's auditors only (403 otherwise): the same patients | – |
-/// | `/fhir/Group/{id}/$export` | kick-off: the Group's patients that granted the client (404 unknown, 403 another client's Group) | – |
+/// | `/fhir/Group/{id}/$export` | kick-off: the Group's patients that granted the client (patient-bound: its own; 404 unknown, 403 another's Group) | – |
 /// | `/fhir/Group` (POST) | a Group of patients that granted the client, for its export (``createGroup(_:access:)``) | – |
 /// | `/bulk-export/{job}` | status: 202 with `X-Progress` and `Retry-After`, then 200 with the manifest | cancel: the job and its files deleted (202) |
 /// | `/bulk-export/{job}/{Type}.ndjson` | one file, `application/fhir+ndjson`, streamed a piece at a time from the store (SQLite: from disk) | – |
@@ -148,7 +148,11 @@ struct BulkExportController: TrustEndpoints {
         var generator = SystemRandomNumberGenerator()
         let id = (0..<2).map { _ in Self.hex(generator.next() as UInt64) }.joined()
         let query = request.uri.query.map { "?" + $0 } ?? ""
-        let job = StoredExportJob(id: id, client: access.token.client, tokenID: access.token.id, scope: access.scopeText, kind: kind,
+        // A patient-bound token (`patient/` scopes with a patient in context) reads one patient, as SMART reads it: its
+        // job covers that patient only (Patient/$export, or of a Group its member); a system/ token's stands for the client.
+        let bound = access.token.patient != access.token.client ? access.token.patient : nil
+        let job = StoredExportJob(id: id, client: access.token.client, tokenID: access.token.id, scope: access.scopeText,
+                                  kind: BulkExportRunner.kind(kind, boundTo: bound),
                                   request: base + request.uri.path + query, types: parameters.types, since: parameters.since,
                                   transactionTime: instant, expiresAt: instant.adding(seconds: configuration.exportRetentionSeconds))
         do {
