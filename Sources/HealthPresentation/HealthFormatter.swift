@@ -199,13 +199,15 @@ public struct HealthFormatter: Sendable {
         "\(localDateTime(date)) \(zoneName(at: date))"
     }
 
-    /// When a sample happened: `2026-11-20 08:30 UTC` for an instant, `2026-11-20 08:00–09:00 UTC`
-    /// within a day, `2026-11-20 23:10 – 2026-11-21 06:40 UTC` across days.
+    /// When a sample happened: `2026-11-20 08:30 UTC` for an instant or within one minute (as the
+    /// Health app shows a 30-second ECG), `2026-11-20 08:00–09:00 UTC` within a day,
+    /// `2026-11-20 23:10 – 2026-11-21 06:40 UTC` across days.
     public func span(from start: Date, to end: Date) -> String {
         if start == end { return date(start) }
         let first = localDateTime(start)
         let last = localDateTime(end)
         let zone = zoneName(at: end)
+        if first == last, zoneName(at: start) == zone { return "\(first) \(zone)" }
         if first.prefix(10) == last.prefix(10), zoneName(at: start) == zone { return "\(first)–\(last.dropFirst(11)) \(zone)" }
         return "\(first) – \(last) \(zone)"
     }

@@ -276,6 +276,9 @@ struct HealthFormatterTests {
         #expect(kolkata.date(date) == "2026-11-20 13:00 IST" || kolkata.date(date) == "2026-11-20 13:00 UTC+5:30")
         #expect(paris.date(date) == "2026-11-20 08:30 CET" || paris.date(date) == "2026-11-20 08:30 UTC+1")
         #expect(formatter.span(from: date, to: date.addingTimeInterval(3600)) == "2026-11-20 07:30–08:30 UTC")
+        // Within one minute (a 6-second ECG) one time, as the Health app shows it; into the next minute a range.
+        #expect(formatter.span(from: date, to: date.addingTimeInterval(6)) == "2026-11-20 07:30 UTC")
+        #expect(formatter.span(from: date, to: date.addingTimeInterval(60)) == "2026-11-20 07:30–07:31 UTC")
         #expect(formatter.span(from: date, to: date.addingTimeInterval(86_400)) == "2026-11-20 07:30 – 2026-11-21 07:30 UTC")
         #expect(HealthFormatter.columns([["a", "72 bpm", "Watch"], ["bbb", "8,412 steps", "Phone"]], rightAligned: [1])
                 == ["a         72 bpm  Watch", "bbb  8,412 steps  Phone"])

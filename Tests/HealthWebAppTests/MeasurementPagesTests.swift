@@ -114,7 +114,7 @@ struct MeasurementPagesTests {
         #expect(row(types[0]) == ["2025-11-26 11:00 UTC", "Daily Mood", "Slightly Pleasant", "Content, Grateful", "Family, Current Events", "Owner"])
         #expect(row(types[1]) == ["2025-11-26 11:00 UTC", "7 of 21", "Mild anxiety risk", "Owner"])
         #expect(row(types[2]) == ["2025-11-26 11:00 UTC", "12 of 27", "Moderate depression risk", "Owner"])
-        #expect(row(types[3]) == ["2025-11-26 11:00–11:00 UTC", "Sinus Rhythm", "62 bpm", "512 Hz", "3,072", "None", "Owner"])
+        #expect(row(types[3]) == ["2025-11-26 11:00 UTC", "Sinus Rhythm", "62 bpm", "512 Hz", "3,072", "None", "Owner"])
         #expect(row(types[4]) == ["2025-11-26 11:00–11:05 UTC", "30 dBHL average", "35 dBHL average",
                                   "500 Hz: left 20 dBHL, right 25 dBHL; 1,000 Hz: left 30 dBHL, right 35 dBHL; 4,000 Hz: left 40 dBHL, right 45 dBHL",
                                   "Owner"])
