@@ -12,9 +12,9 @@ extension HealthFormatter {
         case let mind as HKStateOfMind:
             return Self.stateOfMind(mind)
         case let gad7 as HKGAD7Assessment:
-            return "Score \(gad7.score) of 21: \(Self.riskName(gad7.risk)) anxiety risk"
+            return Self.assessment(gad7)
         case let phq9 as HKPHQ9Assessment:
-            return "Score \(phq9.score) of 27: \(Self.riskName(phq9.risk)) depression risk"
+            return Self.assessment(phq9)
         case let ecg as HKElectrocardiogram:
             var parts = [Self.classificationName(ecg.classification)]
             if let rate = ecg.averageHeartRate { parts.append("\(quantity(rate, of: HKQuantityType(.heartRate))) average") }
@@ -86,6 +86,17 @@ extension HealthFormatter {
     }
 
     // MARK: Assessments
+
+    /// A GAD-7 assessment in words, the same in `health ui` and the CLI: `GAD-7 score 7 of 21: mild anxiety risk`.
+    public static func assessment(_ gad7: HKGAD7Assessment) -> String {
+        "GAD-7 score \(gad7.score) of 21: \(riskName(gad7.risk).lowercased()) anxiety risk"
+    }
+
+    /// A PHQ-9 assessment in words, the same in `health ui` and the CLI:
+    /// `PHQ-9 score 17 of 27: moderately severe depression risk`.
+    public static func assessment(_ phq9: HKPHQ9Assessment) -> String {
+        "PHQ-9 score \(phq9.score) of 27: \(riskName(phq9.risk).lowercased()) depression risk"
+    }
 
     /// A GAD-7 risk: "None to Minimal", "Mild", "Moderate", "Severe".
     public static func riskName(_ risk: HKGAD7Assessment.Risk) -> String {

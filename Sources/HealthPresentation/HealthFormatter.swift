@@ -106,7 +106,7 @@ public struct HealthFormatter: Sendable {
     /// value by name with its length (`Core sleep 47 min`), a blood pressure (`120/80 mmHg`),
     /// a workout (`Running 40 min, 420 kcal, 6.5 km`), a state of mind, an assessment's score
     /// and risk, an ECG, an audiogram, a vision prescription, a heartbeat series or a medication
-    /// dose in words (`Daily Mood: Slightly Pleasant`, `Score 7 of 21: Mild anxiety risk`).
+    /// dose in words (`Daily Mood: Slightly Pleasant`, `GAD-7 score 7 of 21: mild anxiety risk`).
     /// - Parameters:
     ///   - sample: The sample.
     ///   - unit: The unit quantities are shown in, instead of the person's.

@@ -1,4 +1,5 @@
 import Foundation
+import HealthPresentation
 import OpenHealthKit
 
 /// The words and JSON members of the samples ``HealthFormatter`` has no value text for: states of
@@ -10,7 +11,7 @@ enum MeasurementText {
 
     /// A line of words for a sample of one of these kinds, nil for the others:
     /// `Daily mood: pleasant (valence 0.4), feeling content, grateful, about family`,
-    /// `GAD-7 score 5: mild anxiety risk`, `Sinus rhythm, average 72 bpm, 15360 measurements at 512 Hz`,
+    /// `GAD-7 score 5 of 21: mild anxiety risk`, `Sinus rhythm, average 72 bpm, 15360 measurements at 512 Hz`,
     /// `Hearing test: 500 Hz left 20, right 25 dB HL; …`, `Glasses: right sphere -1.25 D…`,
     /// `Heartbeat series of 52 beats`, `Taken: rxnorm:314076, 1 count (scheduled …)`.
     static func text(of sample: HKSample) -> String? {
@@ -22,9 +23,9 @@ enum MeasurementText {
             if !mood.associations.isEmpty { text += ", about " + mood.associations.map { words($0) }.joined(separator: ", ") }
             return text
         case let gad7 as HKGAD7Assessment:
-            return "GAD-7 score \(gad7.score): \(words(gad7.risk)) anxiety risk"
+            return HealthFormatter.assessment(gad7)
         case let phq9 as HKPHQ9Assessment:
-            return "PHQ-9 score \(phq9.score): \(words(phq9.risk)) depression risk"
+            return HealthFormatter.assessment(phq9)
         case let ecg as HKElectrocardiogram:
             var parts = [capitalized(words(ecg.classification))]
             if let rate = ecg.averageHeartRate { parts.append("average \(formatNumber(rate.doubleValue(for: bpm).rounded())) bpm") }

@@ -18,9 +18,9 @@ struct MeasurementValueTests {
         #expect(Self.formatter.value(of: calm) == "Daily Mood: Neither Pleasant nor Unpleasant")
 
         let gad7 = HKGAD7Assessment(date: Self.date, answers: Array(repeating: .nearlyEveryDay, count: 7))
-        #expect(Self.formatter.value(of: gad7) == "Score 21 of 21: Severe anxiety risk")
+        #expect(Self.formatter.value(of: gad7) == "GAD-7 score 21 of 21: severe anxiety risk")
         let phq9 = HKPHQ9Assessment(date: Self.date, answers: Array(repeating: .moreThanHalfTheDays, count: 8) + [.preferNotToAnswer])
-        #expect(Self.formatter.value(of: phq9) == "Score 16 of 27: Moderately Severe depression risk")
+        #expect(Self.formatter.value(of: phq9) == "PHQ-9 score 16 of 27: moderately severe depression risk")
 
         let ecg = try HKElectrocardiogram(start: Self.date, end: Self.date.addingTimeInterval(30), classification: .atrialFibrillation,
                                           symptomsStatus: .present, averageHeartRate: HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: 96),

@@ -88,8 +88,8 @@ struct MeasurementPagesTests {
         // Browse: each type in its group, with its latest value in words.
         let expected: [(type: HKSampleType, group: String, value: String)] = [
             (types[0], "Mental Wellbeing", "Daily Mood: Slightly Pleasant; Content, Grateful; Family, Current Events"),
-            (types[1], "Mental Wellbeing", "Score 7 of 21: Mild anxiety risk"),
-            (types[2], "Mental Wellbeing", "Score 12 of 27: Moderate depression risk"),
+            (types[1], "Mental Wellbeing", "GAD-7 score 7 of 21: mild anxiety risk"),
+            (types[2], "Mental Wellbeing", "PHQ-9 score 12 of 27: moderate depression risk"),
             (types[3], "Heart", "Sinus Rhythm, 62 bpm average"),
             (types[4], "Hearing", "Left 30 dBHL, right 35 dBHL average, 3 frequencies"),
             (types[5], "Other Data", "Glasses: right -2.00 sphere, -0.50 cylinder, axis 90°; left -1.75 sphere, add +1.25"),

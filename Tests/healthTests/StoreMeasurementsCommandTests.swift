@@ -36,13 +36,13 @@ struct StoreMeasurementsCommandTests {
         #expect(moods.first?["associations"] as? [String] == ["family", "selfCare"])
         #expect(moods.first?["text"] as? String == mood)
 
-        #expect(try await add(runner, ["--type", "gad7", "--answers", "1,0,2,1,0,0,nearly-every-day"]) == "GAD-7 score 7: mild anxiety risk")
+        #expect(try await add(runner, ["--type", "gad7", "--answers", "1,0,2,1,0,0,nearly-every-day"]) == "GAD-7 score 7 of 21: mild anxiety risk")
         let gad7 = try #require(try await query(runner, "GAD7").first)
         #expect(gad7["score"] as? Int == 7 && gad7["risk"] as? String == "mild" && gad7["assessment"] as? String == "GAD7")
         #expect(gad7["answers"] as? [String] == ["severalDays", "notAtAll", "moreThanHalfTheDays", "severalDays", "notAtAll", "notAtAll",
                                                  "nearlyEveryDay"])
         let phq9 = try await add(runner, ["--type", "phq9", "--answers", "3,3,3,2,2,2,1,1,prefer-not-to-answer"])
-        #expect(phq9 == "PHQ-9 score 17: moderately severe depression risk")
+        #expect(phq9 == "PHQ-9 score 17 of 27: moderately severe depression risk")
         #expect(try await query(runner, "PHQ9").first?["answers"] as? [String] == ["nearlyEveryDay", "nearlyEveryDay", "nearlyEveryDay",
             "moreThanHalfTheDays", "moreThanHalfTheDays", "moreThanHalfTheDays", "severalDays", "severalDays", "preferNotToAnswer"])
         let text = try await runner.run(["store", "query", "--type", "state-of-mind"])
