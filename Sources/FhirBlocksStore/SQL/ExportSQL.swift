@@ -104,12 +104,16 @@ public enum ExportSQL {
         SQLStatement("SELECT id FROM export_job", [])
     }
 
-    /// Finishes the running job `owner` holds; a row back when it does.
+    /// Finishes the running job `owner` holds (a row back when it does), and moves its expiry to
+    /// the retention after `at`: the retention is what the kick-off gave it (`expires_at -
+    /// transaction_time`), counted from the job's end, so a job that ran long is still kept that long.
     public static func finish(id: String, owner: String, status: ExportJobStatus, error: String?, at: Timestamp) -> SQLStatement {
         SQLStatement("""
-            UPDATE export_job SET status = ?, error = ?, lease_owner = NULL, lease_until = ?, progress = NULL
+            UPDATE export_job SET status = ?, error = ?, lease_owner = NULL, lease_until = ?, progress = NULL,
+            expires_at = ? + (expires_at - transaction_time)
             WHERE id = ? AND lease_owner = ? AND status = 'running' RETURNING id
-            """, [.text(status.rawValue), .text(error), .integer(at.millisecondsSince1970), .text(id), .text(owner)])
+            """, [.text(status.rawValue), .text(error), .integer(at.millisecondsSince1970), .integer(at.millisecondsSince1970), .text(id),
+                  .text(owner)])
     }
 
     /// The job's files (type, resources, chunks), by type.
@@ -129,10 +133,16 @@ public enum ExportSQL {
          SQLStatement("DELETE FROM export_job WHERE id = ? RETURNING id", [.text(id)])]
     }
 
+    /// Which jobs are expired at `now`: past `expires_at`, and neither queued nor running under a
+    /// live lease (a job still being worked on is never deleted under its server; its expiry moves
+    /// when it finishes, ``finish(id:owner:status:error:at:)``); two `now` placeholders.
+    static let expiredCondition = "expires_at <= ? AND status <> 'queued' AND NOT (status = 'running' AND lease_until >= ?)"
+
     /// Deletes the chunks of the jobs expired at `now`, then the jobs (a row back for each).
     public static func deleteExpired(now: Timestamp) -> [SQLStatement] {
-        [SQLStatement("DELETE FROM export_chunk WHERE job_id IN (SELECT id FROM export_job WHERE expires_at <= ?)", [.integer(now.millisecondsSince1970)]),
-         SQLStatement("DELETE FROM export_job WHERE expires_at <= ? RETURNING id", [.integer(now.millisecondsSince1970)])]
+        let values: [SQLValue] = [.integer(now.millisecondsSince1970), .integer(now.millisecondsSince1970)]
+        return [SQLStatement("DELETE FROM export_chunk WHERE job_id IN (SELECT id FROM export_job WHERE \(expiredCondition))", values),
+                SQLStatement("DELETE FROM export_job WHERE \(expiredCondition) RETURNING id", values)]
     }
 
     /// The ids of the jobs claimable at `now`.

@@ -252,7 +252,8 @@ struct BulkExportController: TrustEndpoints {
         } catch {
             return .failure(ResponseError(Self.outcome(500, "exception", "storage failure")))
         }
-        guard let job, job.client == access.token.client, now < job.expiresAt else {
+        // A job still queued or running is answered past its kick-off's expiry (it moves when the job ends).
+        guard let job, job.client == access.token.client, job.status == .queued || job.status == .running || now < job.expiresAt else {
             return .failure(ResponseError(Self.outcome(404, "not-found", "unknown export job")))
         }
         return .success(job)
