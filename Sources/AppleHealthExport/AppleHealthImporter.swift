@@ -84,6 +84,9 @@ public struct AppleHealthImporter: Sendable {
         let batchSize = batchSize
         let expectedPerson = expectedPerson
         let keepsOwnerCharacteristics = keepsOwnerCharacteristics
+        // The saves' tasks are created on the Dispatch thread below, which runs in no task: they save as this task's bulk
+        // write's own (sharing its transactions) through this token.
+        let bulkWriteOwner = store.currentBulkWriteOwner
         // The archive's central directory and the XML reader are synchronous: they run on a Dispatch thread (outside Swift's
         // cooperative pool), which waits for each batch's save.
         let (container, xmlReport, clinicalElements) = try await withCheckedThrowingContinuation { continuation in
@@ -93,6 +96,7 @@ public struct AppleHealthImporter: Sendable {
                     var run = ImportRun(store: store, batchSize: batchSize, totalBytes: container.exportSize, progress: progress)
                     run.expectedPerson = expectedPerson
                     run.keepsOwnerCharacteristics = keepsOwnerCharacteristics
+                    run.bulkWriteOwner = bulkWriteOwner
                     run.container = container
                     let (report, clinicalElements) = try run.read(try Self.openExport(container))
                     continuation.resume(returning: (container, report, clinicalElements))
@@ -203,6 +207,8 @@ private struct ImportRun {
     static let checkRunSize = 2_000
     /// The batch being saved while the next one is read (``commit()``), until ``finishSave()``.
     var saving: (semaphore: DispatchSemaphore, outcome: SaveOutcome)?
+    /// The bulk write the import runs in: the saves' tasks, created on the reader's Dispatch thread, run as its own.
+    var bulkWriteOwner: HKHealthStore.BulkWriteOwner?
 
     static let maximumClinicalRecordElements = 1_000_000
 
@@ -746,17 +752,20 @@ private struct ImportRun {
         try finishSave()
         let outcome = SaveOutcome()
         let semaphore = DispatchSemaphore(value: 0)
-        let (store, objects, revisions, summaries) = (store, objects, revisions, summaries)
+        let (store, objects, revisions, summaries, owner) = (store, objects, revisions, summaries, bulkWriteOwner)
         Task {
             do {
-                var counts = HKSaveCounts()
-                if !objects.isEmpty { counts.add(try await Self.save(objects, recordedAs: revisions, into: store, refused: outcome)) }
-                if !summaries.isEmpty {
-                    var summaryCounts = try await store.saveActivitySummaries(summaries, recordedAs: Self.activityRevision)
-                    // Stored under the storage type's identifier: reported as activity summaries.
-                    summaryCounts.stored = [HKActivitySummaryTypeIdentifier: summaryCounts.storedCount]
-                    summaryCounts.alreadyStored = [HKActivitySummaryTypeIdentifier: summaryCounts.alreadyStoredCount]
-                    counts.add(summaryCounts)
+                let counts = try await Self.asImport(store, owner) {
+                    var counts = HKSaveCounts()
+                    if !objects.isEmpty { counts.add(try await Self.save(objects, recordedAs: revisions, into: store, refused: outcome)) }
+                    if !summaries.isEmpty {
+                        var summaryCounts = try await store.saveActivitySummaries(summaries, recordedAs: Self.activityRevision)
+                        // Stored under the storage type's identifier: reported as activity summaries.
+                        summaryCounts.stored = [HKActivitySummaryTypeIdentifier: summaryCounts.storedCount]
+                        summaryCounts.alreadyStored = [HKActivitySummaryTypeIdentifier: summaryCounts.alreadyStoredCount]
+                        counts.add(summaryCounts)
+                    }
+                    return counts
                 }
                 outcome.set(counts)
             } catch {
@@ -769,6 +778,13 @@ private struct ImportRun {
         self.revisions.removeAll(keepingCapacity: true)
         self.summaries.removeAll(keepingCapacity: true)
         pendingLocations = 0
+    }
+
+    /// Runs `body` as part of the import's bulk write (`owner`), if it runs in one.
+    private static func asImport<T: Sendable>(_ store: HKHealthStore, _ owner: HKHealthStore.BulkWriteOwner?,
+                                              _ body: () async throws -> T) async throws -> T {
+        guard let owner else { return try await body() }
+        return try await store.asBulkWriteSave(owner, body)
     }
 
     /// Saves a batch whole. When the store refuses it because one of its samples is not valid (a value
@@ -809,8 +825,9 @@ private struct ImportRun {
     private func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let outcome = WaitOutcome<T>()
         let semaphore = DispatchSemaphore(value: 0)
+        let (store, owner) = (store, bulkWriteOwner)
         Task {
-            do { outcome.set(.success(try await body())) } catch { outcome.set(.failure(error)) }
+            do { outcome.set(.success(try await Self.asImport(store, owner, body))) } catch { outcome.set(.failure(error)) }
             semaphore.signal()
         }
         semaphore.wait()
@@ -828,7 +845,13 @@ private struct ImportRun {
                 if value.isEmpty { continue }
                 guard let components = ExportValues.dateComponents(value) else { report.skip("unreadable date of birth"); continue }
                 if fillOnly, (try? store.dateOfBirthComponents()) != nil { continue }
-                try store.setDateOfBirth(components)
+                do {
+                    try store.setDateOfBirth(components)
+                } catch let error as HKError where error.code == .errorInvalidArgument {
+                    // A date of birth the store refuses (one after today) is left out with its reason; the samples stay.
+                    report.skip("date of birth refused by the store: \(error.message)")
+                    continue
+                }
             case "HKCharacteristicTypeIdentifierBiologicalSex":
                 guard let sex = ExportValues.enumValue(HKBiologicalSex.self, prefix: "HKBiologicalSex", value) else {
                     report.skip("unknown value for \(key)"); continue

@@ -71,6 +71,22 @@ extension HKHealthStore {
         try await database.endBulkWrite()
         return result
     }
+
+    /// The bulk write the current task runs in (``withBulkWrite(_:_:)``), as a token a task it did not create can run
+    /// its saves under (``asBulkWriteSave(_:_:)``): a task created on a thread outside Swift's tasks inherits nothing
+    /// (package API).
+    package struct BulkWriteOwner: Sendable {
+        fileprivate let database: ObjectIdentifier?
+    }
+
+    /// The bulk write the current task runs in, if any (package API).
+    package var currentBulkWriteOwner: BulkWriteOwner { BulkWriteOwner(database: HealthDatabase.bulkWriteOwner) }
+
+    /// Runs `body` as part of `owner`'s bulk write: its saves share the bulk write's transaction as the bulk write's own
+    /// do (package API; an importer saving from a task created on a Dispatch thread).
+    package func asBulkWriteSave<T: Sendable>(_ owner: BulkWriteOwner, _ body: () async throws -> T) async rethrows -> T {
+        try await HealthDatabase.$bulkWriteOwner.withValue(owner.database) { try await body() }
+    }
 }
 
 /// The transaction a bulk write keeps open across saves, and when it commits.
