@@ -100,8 +100,14 @@ struct BulkTransaction: Sendable {
     var pending = StoreChangeSet()
     /// Tells the live queries of the store object that runs the bulk write about committed changes.
     let deliver: @Sendable (StoreChangeSet) -> Void
-    /// Commits the transaction once ``HKHealthStore/BulkWrite/longestTransaction`` has passed with no save.
+    /// Commits the transaction once it has been open ``HKHealthStore/BulkWrite/longestTransaction``.
     var timer: Task<Void, Never>?
+    /// When the open transaction began (set by the writer only); nil with none open.
+    var openedAt: ContinuousClock.Instant?
+    /// Wakes the timer when the writer begins a transaction: with none open it sleeps until then.
+    let opened: AsyncStream<Void>.Continuation
+    /// How many times the timer woke to commit (tests: an idle bulk write does not wake it).
+    var timerWakes = 0
 
     /// Whether the transaction has been open long enough: a quarter of the time the bulk write has run, within
     /// ``HKHealthStore/BulkWrite/shortestTransaction`` and ``HKHealthStore/BulkWrite/longestTransaction``.
@@ -125,15 +131,23 @@ extension HealthDatabase {
     func beginBulkWrite(_ settings: HKHealthStore.BulkWrite, deliver: @escaping @Sendable (StoreChangeSet) -> Void) async throws {
         try await setWriterTuning(cachePages: -max(1, settings.cacheBytes >> 10), checkpointPages: max(1, settings.checkpointBytes / 4096))
         let now = ContinuousClock.now
+        let (opens, opened) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let longest = settings.longestTransaction
+        // With no transaction open the timer waits for the writer to begin one, then sleeps until that one is due.
         let timer = Task.detached { [weak self] in
-            while !Task.isCancelled {
-                guard let due = self?.bulkTransaction.withLock({ $0.map { $0.lastCommit + $0.settings.longestTransaction } }) else { return }
-                try? await Task.sleep(until: max(due, .now + .milliseconds(10)), clock: .continuous)
-                guard !Task.isCancelled, let self else { return }
-                try? await self.commitIfOverdue()
+            for await _ in opens {
+                while !Task.isCancelled, let due = self?.bulkTransaction.withLock({ $0?.openedAt.map { $0 + longest } }) {
+                    try? await Task.sleep(until: due, clock: .continuous)
+                    guard !Task.isCancelled, let self else { return }
+                    self.bulkTransaction.withLock { $0?.timerWakes += 1 }
+                    try? await self.commitIfOverdue()
+                }
+                if Task.isCancelled { return }
             }
         }
-        bulkTransaction.withLock { $0 = BulkTransaction(settings: settings, started: now, lastCommit: now, deliver: deliver, timer: timer) }
+        bulkTransaction.withLock {
+            $0 = BulkTransaction(settings: settings, started: now, lastCommit: now, deliver: deliver, timer: timer, opened: opened)
+        }
     }
 
     /// The bulk write's timer: commits the open transaction once it has been open the longest time, and tells live
@@ -144,9 +158,14 @@ extension HealthDatabase {
                 guard let state = self.bulkTransaction.withLock({ $0 }) else { return }
                 if db.isInsideTransaction {
                     let now = ContinuousClock.now
-                    guard now - state.lastCommit >= state.settings.longestTransaction else { return }
+                    guard now - (state.openedAt ?? state.lastCommit) >= state.settings.longestTransaction else { return }
                     try self.commitShared(db, at: now)
                 } else {
+                    // SQLite ended the transaction itself (a full disk): none is open, nothing to wait for.
+                    self.bulkTransaction.withLock { state in
+                        state?.isOpen = false
+                        state?.openedAt = nil
+                    }
                     self.deliverPending()
                 }
             }
@@ -172,12 +191,14 @@ extension HealthDatabase {
         } catch {
             bulkTransaction.withLock { state in
                 state?.isOpen = false
+                state?.openedAt = nil
                 state?.pending = StoreChangeSet()
             }
             throw error
         }
         bulkTransaction.withLock { state in
             state?.isOpen = false
+            state?.openedAt = nil
             state?.lastCommit = now
         }
         deliverPending()
@@ -204,7 +225,10 @@ extension HealthDatabase {
     }
 
     private func finishBulkWrite() async throws {
-        bulkTransaction.withLock { $0?.timer?.cancel() }
+        bulkTransaction.withLock { state in
+            state?.timer?.cancel()
+            state?.opened.finish()
+        }
         var commitError: (any Error)?
         do {
             try await Self.mapErrors(path: displayPath) {
@@ -264,7 +288,11 @@ extension HealthDatabase {
         }
         if !db.isInsideTransaction {
             try db.beginTransaction(.immediate)
-            bulkTransaction.withLock { $0?.isOpen = true }
+            bulkTransaction.withLock { state in
+                state?.isOpen = true
+                state?.openedAt = .now
+                state?.opened.yield()
+            }
         }
         try db.inSavepoint {
             result = .success(try body(db))

@@ -245,6 +245,29 @@ struct BulkWriteTests {
         #expect(try await Self.committed(other) == 5)
     }
 
+    @Test("With no transaction open the bulk write's timer sleeps: it wakes once per transaction, not every few milliseconds")
+    func idleTimerSleeps() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let other = TestStores.owner(folder)
+        #expect(try await Self.committed(other) == 0)
+        let settings = HKHealthStore.BulkWrite(shortestTransaction: .milliseconds(20), longestTransaction: .milliseconds(20))
+        let database = try await store.engine.databaseAsync()
+        let wakes = try await store.withBulkWrite(settings) {
+            // One transaction, committed by the save or by the timer once open 20 ms (waited for by polling, at most a minute).
+            try await store.save(Self.batch(0, count: 5), recordedAs: Array(repeating: Self.revision, count: 5))
+            for _ in 0..<600 {
+                if try await Self.committed(other) == 5 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            // Then an idle second: the timer used to wake every 10 ms meanwhile (about a hundred times).
+            try await Task.sleep(for: .seconds(1))
+            return database.bulkTransaction.withLock { $0?.timerWakes ?? -1 }
+        }
+        #expect(try await Self.committed(other) == 5)
+        #expect((0...3).contains(wakes), "timer woke \(wakes) times")
+    }
+
     @Test("Only the owner may start a bulk write")
     func ownerOnly() async throws {
         let folder = TemporaryFolder()
