@@ -88,6 +88,10 @@ extension PostgresTrustStore {
         try await rows(SQLStatement(TrustSQL.latestCheckpoint)).first.map(Self.checkpoint)
     }
 
+    public func latestCosignedCheckpoint() async throws(TrustStoreError) -> StoredCheckpoint? {
+        try await rows(SQLStatement(TrustSQL.latestCosignedCheckpoint)).first.map(Self.checkpoint)
+    }
+
     static func checkpoint(_ row: PostgresRow) throws(TrustStoreError) -> StoredCheckpoint {
         let (size, note) = try PostgresRows.decode(row, as: (Int64, String).self, table: "checkpoint")
         return StoredCheckpoint(treeSize: Int(size), note: note)

@@ -268,6 +268,14 @@ public final class SQLiteTrustStore: TrustStore {
         }
     }
 
+    public func latestCosignedCheckpoint() async throws(TrustStoreError) -> StoredCheckpoint? {
+        try await pointRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: TrustSQL.latestCosignedCheckpoint)).map { row in
+                StoredCheckpoint(treeSize: row["tree_size"], note: row["note"])
+            }
+        }
+    }
+
     // MARK: Plumbing
 
     /// A point lookup (one short statement): on a ``SQLitePointReaders`` connection (off the

@@ -14,4 +14,8 @@ public protocol AuditStore: Sendable {
     /// The stored checkpoint of the largest tree size (the last of ``checkpoints()``), or nil when
     /// none is stored: one indexed row, whatever the number of checkpoints.
     func latestCheckpoint() async throws(TrustStoreError) -> StoredCheckpoint?
+    /// The stored checkpoint of the largest tree size among those a witness cosigned (stored
+    /// through ``TrustChange/cosignedCheckpoints``), or nil when none is: one indexed row,
+    /// whatever the number of checkpoints.
+    func latestCosignedCheckpoint() async throws(TrustStoreError) -> StoredCheckpoint?
 }

@@ -256,6 +256,14 @@ struct PostgresSchemaTests {
             registered_at bigint NOT NULL)
             """,
         ],
+        // 14: the checkpoints a witness cosigned (issue 38).
+        [
+            "CREATE TABLE IF NOT EXISTS cosigned_checkpoint (tree_size bigint PRIMARY KEY)",
+            """
+            INSERT INTO cosigned_checkpoint (tree_size) SELECT tree_size FROM checkpoint \
+            WHERE length(note) - length(replace(note, '— ', '')) > 4 ON CONFLICT (tree_size) DO NOTHING
+            """,
+        ],
     ]
 
     /// The schema as lines: every column of the public tables, every index's definition and

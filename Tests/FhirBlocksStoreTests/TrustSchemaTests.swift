@@ -120,6 +120,13 @@ import Testing
                 client_id TEXT PRIMARY KEY, client_name TEXT, jwks TEXT, jwks_uri TEXT, registered_at INTEGER NOT NULL) WITHOUT ROWID
             """,
         ]),
+        ("v13-cosigned-checkpoint", [
+            "CREATE TABLE IF NOT EXISTS cosigned_checkpoint (tree_size INTEGER PRIMARY KEY)",
+            """
+            INSERT INTO cosigned_checkpoint (tree_size) SELECT tree_size FROM checkpoint \
+            WHERE length(note) - length(replace(note, '— ', '')) > 4 ON CONFLICT (tree_size) DO NOTHING
+            """,
+        ]),
     ]
 
     /// Makes a database at `path` as the store made it before (GRDB migrations of the same names).
@@ -222,13 +229,43 @@ import Testing
         }
     }
 
+    /// Issue 38: a database of before `v13-cosigned-checkpoint` knows its cosigned checkpoints
+    /// after migrating: the notes with more signature lines than the log's two.
+    @Test func sqliteMigrationFindsTheCheckpointsCosignedBefore() async throws {
+        try await Self.withFolder { folder in
+            let path = folder.appendingPathComponent("trust.sqlite").path
+            let queue = try DatabaseQueue(path: path)
+            var migrator = DatabaseMigrator()
+            for migration in Self.migrationsBefore.dropLast() {
+                migrator.registerMigration(migration.name) { db in
+                    for statement in migration.statements { try db.execute(sql: statement) }
+                }
+            }
+            try migrator.migrate(queue)
+            let body = "log.example/audit\n7\nAAAA\n\n"
+            try await queue.write { db in
+                for size in 1...9 {
+                    let lines = size == 4 || size == 6 ? 3 : 2
+                    let note = body + (0..<lines).map { "— key\($0) c2lnbmF0dXJl\n" }.joined()
+                    try db.execute(sql: "INSERT INTO checkpoint (tree_size, note) VALUES (?, ?)", arguments: [size, note])
+                }
+            }
+            try queue.close()
+            let store = try SQLiteTrustStore(path: path)
+            try await store.migrate()
+            #expect(try await store.latestCosignedCheckpoint()?.treeSize == 6)
+            #expect(try await store.latestCheckpoint()?.treeSize == 9)
+            await store.close()
+        }
+    }
+
     @Test func migrationNamesAndPostgresVersionsAreTheShippedOnes() {
         #expect(TrustSchema.migrations(for: .sqlite).map(\.name) == Self.migrationsBefore.map(\.name))
         // PostgreSQL's version 7 is its compartment index (SQLite's primary key serves).
         #expect(TrustSchema.migrations(for: .postgres).map(\.name) == [
             "v1", "v2-issued-guid-expiry", "v3-smart-app-launch", "v4-ledger-version", "v5-search-index", "v6-search-hull-single",
             "compartment-order", "v7-search-hull-span", "v8-fhir-resource-writer", "v9-shared-links", "v10-bulk-export",
-            "v11-export-group", "v12-backend-client",
+            "v11-export-group", "v12-backend-client", "v13-cosigned-checkpoint",
         ])
     }
 

@@ -105,6 +105,8 @@ public enum TrustSQL {
         for checkpoint in change.cosignedCheckpoints {
             writes.append(Write(SQLStatement("UPDATE checkpoint SET note = ? WHERE tree_size = ?",
                                              [.text(checkpoint.note), .integer(Int64(checkpoint.treeSize))])))
+            writes.append(Write(SQLStatement("INSERT INTO cosigned_checkpoint (tree_size) SELECT tree_size FROM checkpoint WHERE tree_size = ? "
+                                                 + "ON CONFLICT (tree_size) DO NOTHING", [.integer(Int64(checkpoint.treeSize))])))
         }
         for access in change.sharedLinkAccesses { writes += LinkSQL.recordAccess(access).map { Write($0) } }
         return writes
@@ -284,6 +286,9 @@ public enum TrustSQL {
     /// The checkpoint of the largest tree size (`tree_size`, `note`), or no row: the primary key's
     /// last entry.
     public static let latestCheckpoint = "SELECT tree_size, note FROM checkpoint ORDER BY tree_size DESC LIMIT 1"
+    /// The newest checkpoint a witness cosigned: one row, by `cosigned_checkpoint`'s key.
+    public static let latestCosignedCheckpoint = "SELECT checkpoint.tree_size, checkpoint.note FROM cosigned_checkpoint "
+        + "JOIN checkpoint ON checkpoint.tree_size = cosigned_checkpoint.tree_size ORDER BY cosigned_checkpoint.tree_size DESC LIMIT 1"
 
     /// `INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest) VALUES (?, ?, ?, ?), …`
     /// with `rows` rows: an integer, two byte strings and a text or NULL each.

@@ -60,6 +60,10 @@ public enum TrustSchema {
     /// Signed checkpoint notes, by tree size.
     public static let checkpoint = SQLTable("checkpoint", [SQLColumn("tree_size", .int64, primaryKey: true), SQLColumn("note", .text)],
                                             withoutRowID: false)
+    /// The checkpoints a witness cosigned (`health audit witness` stored cosignature lines on
+    /// their notes), by tree size: `GET /audit/checkpoint` finds the newest one in one indexed row.
+    public static let cosignedCheckpoint = SQLTable("cosigned_checkpoint", [SQLColumn("tree_size", .int64, primaryKey: true)],
+                                                    withoutRowID: false)
     /// SMART App Launch: dynamically registered public clients.
     public static let smartClient = SQLTable("smart_client", [
         SQLColumn("client_id", .text, primaryKey: true), SQLColumn("redirect_uris", .textList), SQLColumn("client_name", .text, nullable: true),
@@ -118,7 +122,7 @@ public enum TrustSchema {
     /// are ``SearchSQL/schema``).
     public static let tables = [issuedGuid, registration, permission, nonce, authCode, accessToken, fhirResource, fhirResourceHistory,
                                 auditEntry, checkpoint, smartClient, smartAuthorization, refreshToken, ledgerVersion, fhirResourceWriter,
-                                sharedLink, sharedLinkFile, sharedLinkLocation, sharedLinkAccess]
+                                sharedLink, sharedLinkFile, sharedLinkLocation, sharedLinkAccess, cosignedCheckpoint]
 
     // MARK: Migrations
 
@@ -193,6 +197,16 @@ public enum TrustSchema {
         ExportSQL.groupMigration,
         // SMART Backend Services: clients registered with a key set (``BackendClientSQL``).
         BackendClientSQL.migration,
+        // Issue 38: the checkpoints a witness cosigned, so that GET /audit/checkpoint reads the
+        // newest in one row; those stored before are the notes with more signature lines ("— ")
+        // than the log's own two.
+        TrustSchemaMigration("v13-cosigned-checkpoint", [
+            .table(cosignedCheckpoint, ifNotExists: Set(SQLDialect.allCases)),
+            .statements([
+                "INSERT INTO cosigned_checkpoint (tree_size) SELECT tree_size FROM checkpoint "
+                    + "WHERE length(note) - length(replace(note, '— ', '')) > 4 ON CONFLICT (tree_size) DO NOTHING",
+            ]),
+        ]),
     ]
 
     /// The migrations `dialect` applies, in order.

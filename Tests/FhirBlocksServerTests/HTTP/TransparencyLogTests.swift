@@ -215,6 +215,40 @@ import TestSupport
         }
     }
 
+    /// The served checkpoint is the newest cosigned one by the store's one-row query
+    /// (`latestCosignedCheckpoint`, the checkpoints `health audit witness` stored cosignatures on),
+    /// not by reading every stored note: among 400 stored checkpoints, a newer note that carries a
+    /// third signature line without having been stored as cosigned is not served.
+    @Test(arguments: TestBackend.available)
+    func theServedCheckpointComesFromTheCosignedQuery(backend: TestBackend) async throws {
+        try await Self.withServer(backend, entries: 20) { world, server in
+            let key = try await Self.keyDocument(server)
+            let first = try await Self.checkpoint(server)
+            let witness = try await TestWitness.start(logKey: key.vkey, origin: key.origin)
+            try await withTeardown({ await witness.stop() }) {
+                _ = try await AuditWitnessing.cosignLatest(store: world.store, witnessURL: witness.url, witnessKey: witness.key.cosignerKey)
+            }
+            #expect(try await world.store.latestCosignedCheckpoint()?.treeSize == first.checkpoint.treeSize)
+            // 400 more checkpoints, beyond the log's size; the one of size 300 carries another key's line.
+            let stranger = try NoteSigningKey.generate(name: "stranger.test/s1")
+            var change = TrustChange()
+            for size in 21...420 {
+                let checkpoint = Checkpoint(origin: key.origin, treeSize: size, rootHash: first.checkpoint.rootHash, timestamp: world.now)
+                var note = first
+                note.checkpoint = checkpoint
+                note.signatures = [try stranger.signatureLine(for: checkpoint.body)]
+                if size == 300 { note = note.adding([try stranger.cosignatureLine(for: checkpoint, time: 1_700_000_000)]) }
+                change.checkpoints.append(StoredCheckpoint(treeSize: size, note: note.text))
+            }
+            try await world.store.commit(change)
+            #expect(try await world.store.latestCheckpoint()?.treeSize == 420)
+            #expect(try await world.store.latestCosignedCheckpoint()?.treeSize == first.checkpoint.treeSize)
+            let served = try await Self.checkpoint(server)
+            #expect(served.checkpoint == first.checkpoint && served.signatures.count == 3)
+            #expect(try served.cosignatureTime(by: witness.key.cosignerKey) > 0)
+        }
+    }
+
     /// A witness that holds another history (422), trusts another key (403) or knows another log
     /// (404): nothing is cosigned and the stored checkpoint keeps only the log's own signatures.
     @Test(arguments: TestBackend.available)

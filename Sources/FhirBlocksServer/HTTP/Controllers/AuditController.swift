@@ -75,15 +75,15 @@ struct AuditController: TrustEndpoints {
 
     /// `GET /audit/checkpoint`: a checkpoint signed now if the log grew (so that `health audit
     /// witness` has it to send), then, as the C2SP `tlog-witness` log does, the checkpoint that
-    /// witnesses cosigned: the latest one carrying a cosignature when one does, else the latest
-    /// one. Its note, not to be cached (C2SP `tlog-tiles`). Cosignatures belong to one checkpoint,
+    /// witnesses cosigned: the newest one carrying a cosignature when there is one, else the
+    /// latest one (``servedCheckpoint()``).
+    /// Its note, not to be cached (C2SP `tlog-tiles`). Cosignatures belong to one checkpoint,
     /// so a log serving each newer one would serve none once it grew past the witnessed size;
     /// `GET /audit/checkpoints` lists every checkpoint, the newest last.
     func latestCheckpoint() async -> ServiceResponse {
-        await committer.checkpointIfDue(force: true)
         let served: StoredCheckpoint?
         do {
-            served = try await witnessedOrLatestCheckpoint()
+            served = try await servedCheckpoint()
         } catch {
             return .error(.storageFailure("storage failure"))
         }
@@ -93,20 +93,14 @@ struct AuditController: TrustEndpoints {
         return response
     }
 
-    /// The latest stored checkpoint that carries a cosignature, else the latest one (nil when
-    /// the log has none). Every stored checkpoint is read only when the latest carries none.
-    func witnessedOrLatestCheckpoint() async throws(TrustStoreError) -> StoredCheckpoint? {
+    /// Signs a checkpoint if the log grew, then picks the one to serve: the newest cosigned one
+    /// (``AuditStore/latestCosignedCheckpoint()``, one row) when there is one, else the latest
+    /// (``AuditStore/latestCheckpoint()``, one row); nil when the log has none.
+    func servedCheckpoint() async throws(TrustStoreError) -> StoredCheckpoint? {
+        await committer.checkpointIfDue(force: true)
         guard let latest = try await store.latestCheckpoint() else { return nil }
-        if Self.carriesCosignature(latest.note, keyName: configuration.checkpointKeyName) { return latest }
-        let witnessed = try await store.checkpoints().last { Self.carriesCosignature($0.note, keyName: configuration.checkpointKeyName) }
-        return witnessed.flatMap { $0.treeSize <= latest.treeSize ? $0 : nil } ?? latest
-    }
-
-    /// Whether `note` carries a signature line by a key other than the log's own: its P-256 key
-    /// (`keyName`) and its Ed25519 note key (named by the checkpoint's origin, or `keyName`).
-    static func carriesCosignature(_ note: String, keyName: String) -> Bool {
-        guard let signed = try? SignedCheckpoint(text: note) else { return false }
-        return signed.signatures.contains { $0.keyName != keyName && $0.keyName != signed.checkpoint.origin }
+        let cosigned = try await store.latestCosignedCheckpoint()
+        return cosigned.flatMap { $0.treeSize <= latest.treeSize ? $0 : nil } ?? latest
     }
 
     /// `GET /audit/tile/<L>/<N>[.p/<W>]`: the tile's hashes, concatenated (32 bytes each), cached
