@@ -64,6 +64,9 @@ final class AuditLog: Sendable {
     private let clock: TrustClock
     private let logger: Logger
     private let state = Mutex(State())
+    /// The largest tree size `GET /audit/checkpoint` served (nil until its first request): a
+    /// cosigned checkpoint smaller than it is not served (``AuditController``).
+    let largestServedSize = Mutex<Int?>(nil)
 
     /// A log over `store`, whose checkpoints `key` signs under `keyName`, due every `checkpointEvery` entries.
     init(store: any AuditStore & LedgerStore, key: CsiSigningKey, keyName: String, checkpointEvery: Int, clock: TrustClock, logger: Logger) {

@@ -249,6 +249,60 @@ import TestSupport
         }
     }
 
+    /// The first witnessing races a request: the witness reads checkpoint M, a request then
+    /// signs and is served N > M (nothing is cosigned yet), and the cosignature is stored on M.
+    /// M is not served after N: the served tree never shrinks, and a verifier holding N (the
+    /// Sharing page's `IncrementalAuditVerifier`, `AuditVerifier` with the previous checkpoint as
+    /// `health audit verify --checkpoint-file` runs it) finds the log intact, not rolled back.
+    /// The next witnessing cosigns N, which is then served.
+    @Test(arguments: TestBackend.available)
+    func aCosignatureStoredOnACheckpointOlderThanOneServedIsNotServed(backend: TestBackend) async throws {
+        try await Self.withServer(backend, entries: 20) { world, server in
+            let key = try await Self.keyDocument(server)
+            let client = try FhirBlocksClient(baseURL: server.baseURL, configuration: FhirBlocksClientConfiguration(requestTimeout: .seconds(300)))
+            try await withTeardown({ try? await client.shutdown() }) {
+                let incremental = IncrementalAuditVerifier()
+                let m = try await Self.checkpoint(server)
+                // The witness reads M.
+                let read = try #require(try await world.store.latestCheckpoint())
+                #expect(read.treeSize == m.checkpoint.treeSize)
+                // Another request: the log grows, N is signed and served (no cosigned checkpoint yet).
+                try await Self.append(world, 10, from: 20)
+                let n = try await Self.checkpoint(server)
+                #expect(n.checkpoint.treeSize == m.checkpoint.treeSize + 10 && n.signatures.count == 2)
+                #expect(try await incremental.verify(AuditClient(client: client)).isIntact)
+                #expect(incremental.verifiedCheckpoint == n.checkpoint)
+                // The witness's cosignature is stored on M, as AuditWitnessing stores it.
+                let early = try NoteSigningKey.generate(name: "witness.test/early")
+                var cosignedM = try SignedCheckpoint(text: read.note)
+                cosignedM = cosignedM.adding([try early.cosignatureLine(for: cosignedM.checkpoint, time: 1_700_000_000)])
+                var change = TrustChange()
+                change.cosignedCheckpoints = [StoredCheckpoint(treeSize: read.treeSize, note: cosignedM.text)]
+                try await world.store.commit(change)
+                #expect(try await world.store.latestCosignedCheckpoint()?.treeSize == m.checkpoint.treeSize)
+                // N (or newer) is still served, never M.
+                for _ in 0..<2 {
+                    let served = try await Self.checkpoint(server)
+                    #expect(served.checkpoint == n.checkpoint && served.signatures.count == 2)
+                }
+                let again = try await incremental.verify(AuditClient(client: client))
+                #expect(again.isIntact, "\(again.problems)")
+                #expect(incremental.verifiedCheckpoint == n.checkpoint)
+                let fromFile = try await AuditVerifier(previousCheckpoint: n.checkpoint).verify(AuditClient(client: client))
+                #expect(fromFile.isIntact, "\(fromFile.problems)")
+                // The next witnessing cosigns N, which is served from then on.
+                let witness = try await TestWitness.start(logKey: key.vkey, origin: key.origin)
+                try await withTeardown({ await witness.stop() }) {
+                    let done = try await AuditWitnessing.cosignLatest(store: world.store, witnessURL: witness.url, witnessKey: witness.key.cosignerKey)
+                    #expect(done.treeSize == n.checkpoint.treeSize)
+                    let witnessed = try await Self.checkpoint(server)
+                    #expect(witnessed.checkpoint == n.checkpoint && witnessed.signatures.count == 3)
+                    #expect(try witnessed.cosignatureTime(by: witness.key.cosignerKey) > 0)
+                }
+            }
+        }
+    }
+
     /// A witness that holds another history (422), trusts another key (403) or knows another log
     /// (404): nothing is cosigned and the stored checkpoint keeps only the log's own signatures.
     @Test(arguments: TestBackend.available)

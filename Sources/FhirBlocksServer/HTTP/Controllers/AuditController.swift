@@ -75,8 +75,8 @@ struct AuditController: TrustEndpoints {
 
     /// `GET /audit/checkpoint`: a checkpoint signed now if the log grew (so that `health audit
     /// witness` has it to send), then, as the C2SP `tlog-witness` log does, the checkpoint that
-    /// witnesses cosigned: the newest one carrying a cosignature when there is one, else the
-    /// latest one (``servedCheckpoint()``).
+    /// witnesses cosigned: the newest one carrying a cosignature when there is one at least as
+    /// large as every checkpoint served before, else the latest one (``servedCheckpoint()``).
     /// Its note, not to be cached (C2SP `tlog-tiles`). Cosignatures belong to one checkpoint,
     /// so a log serving each newer one would serve none once it grew past the witnessed size;
     /// `GET /audit/checkpoints` lists every checkpoint, the newest last.
@@ -94,13 +94,25 @@ struct AuditController: TrustEndpoints {
     }
 
     /// Signs a checkpoint if the log grew, then picks the one to serve: the newest cosigned one
-    /// (``AuditStore/latestCosignedCheckpoint()``, one row) when there is one, else the latest
-    /// (``AuditStore/latestCheckpoint()``, one row); nil when the log has none.
+    /// (``AuditStore/latestCosignedCheckpoint()``, one row) when it is at least as large as the
+    /// largest served before, else the latest (``AuditStore/latestCheckpoint()``, one row); nil
+    /// when the log has none. A client never sees the served tree shrink: a witness that read
+    /// checkpoint M while a request served a newer N stores its cosignature on M, which is then
+    /// not served (the next witnessing cosigns one at least as large as N). The largest served
+    /// size starts, after the server starts, at the latest stored checkpoint's (any of them may
+    /// have been served before).
     func servedCheckpoint() async throws(TrustStoreError) -> StoredCheckpoint? {
+        let floor = committer.auditLog.largestServedSize.withLock { $0 }
+        let startingFloor = floor == nil ? try await store.latestCheckpoint()?.treeSize ?? 0 : 0
         await committer.checkpointIfDue(force: true)
         guard let latest = try await store.latestCheckpoint() else { return nil }
         let cosigned = try await store.latestCosignedCheckpoint()
-        return cosigned.flatMap { $0.treeSize <= latest.treeSize ? $0 : nil } ?? latest
+        return committer.auditLog.largestServedSize.withLock { largest in
+            let served = largest ?? startingFloor
+            let pick = cosigned.flatMap { $0.treeSize >= served && $0.treeSize <= latest.treeSize ? $0 : nil } ?? latest
+            largest = max(served, pick.treeSize)
+            return pick
+        }
     }
 
     /// `GET /audit/tile/<L>/<N>[.p/<W>]`: the tile's hashes, concatenated (32 bytes each), cached
