@@ -180,7 +180,7 @@ extension AppleHealthImporter {
                 do {
                     report.add(try await store.save([ecg], recordedAs: [revision]))
                 } catch let error as HKError where error.code == .errorInvalidArgument {
-                    // An electrocardiogram the store refuses (dates beyond year 9999, say) is left out with its reason.
+                    // An electrocardiogram the store refuses (dates beyond year 4000, say) is left out with its reason.
                     report.skip("refused by the store: \(error.message)")
                 }
             case .failure(let error):

@@ -51,6 +51,23 @@ struct ImportCommandTests {
         #expect(query.output.components(separatedBy: "1200").count == 2, "\(query.output)")
     }
 
+    @Test("A date of birth after today is left out with its reason; the export's samples are imported")
+    func futureDateOfBirth() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let file = runner.folder.appendingPathComponent("export.xml")
+        let export = Self.export.replacingOccurrences(of: #"HKCharacteristicTypeIdentifierDateOfBirth="""#,
+                                                      with: #"HKCharacteristicTypeIdentifierDateOfBirth="2199-01-01""#)
+        #expect(export != Self.export)
+        try Data(export.utf8).write(to: file)
+        let result = try await runner.run(["import", "apple-health", file.path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("date of birth refused by the store: a date of birth cannot be in the future"), "\(result.output)")
+        #expect(result.output.contains("  Steps: 1 stored\n"), "\(result.output)")
+        let profile = try await runner.run(["store", "query", "--type", "stepCount", "--from", "2026-11-01", "--to", "2026-12-01", "--json"])
+        #expect(profile.status == 0 && profile.output.contains("1200"), "\(profile.output)")
+    }
+
     @Test("Identical lines of an export are stored once and counted as already in the store, not as imported twice")
     func identicalLines() async throws {
         let runner = CommandRunner()
