@@ -56,7 +56,7 @@ enum MeasurementInput {
             guard let answer = Int(item).flatMap(HKPHQ9Assessment.Answer.init(rawValue:))
                     ?? HKPHQ9Assessment.Answer.allCases.first(where: { key(MeasurementText.name($0)) == key(item) }) else {
                 throw ValidationError("'\(item)' is not a PHQ-9 answer: 0-3, or not-at-all, several-days, more-than-half-the-days, "
-                                          + "nearly-every-day (prefer-not-to-answer for the ninth)")
+                                          + "nearly-every-day (prefer-not-to-answer, or 4, for the ninth)")
             }
             if answer == .preferNotToAnswer, index != 8 {
                 throw ValidationError("only the ninth PHQ-9 question may be answered prefer-not-to-answer, not question \(index + 1)")

@@ -94,14 +94,16 @@ struct ClinicalMeasurementsAnchoredTests {
         let emptyFolder = TemporaryFolder()
         let empty = TestStores.app(emptyFolder, bundle: "com.example.denied")
         try await empty.requestAuthorization(toShare: [], read: Set(types))
-        for store in [denied, empty] {
-            for type in types {
-                #expect(denied.authorizationStatus(for: type) == .notDetermined)
-                let samples = try await HKSampleQueryDescriptor(predicates: [.sample(type: type)], sortDescriptors: []).result(for: store)
-                #expect(samples.isEmpty, "\(type.identifier)")
-                let anchored = try await HKAnchoredObjectQueryDescriptor(predicates: [.sample(type: type)], anchor: nil).result(for: store)
-                #expect(anchored.addedSamples.isEmpty && anchored.deletedObjects.isEmpty, "\(type.identifier)")
-            }
+        // The denied app's answers are those of an app reading an empty store.
+        for type in types {
+            #expect(denied.authorizationStatus(for: type) == .notDetermined)
+            let query = HKSampleQueryDescriptor(predicates: [.sample(type: type)], sortDescriptors: [])
+            let samples = try await query.result(for: denied), emptySamples = try await query.result(for: empty)
+            #expect(samples.isEmpty && emptySamples.isEmpty, "\(type.identifier)")
+            let anchoredQuery = HKAnchoredObjectQueryDescriptor(predicates: [.sample(type: type)], anchor: nil)
+            let anchored = try await anchoredQuery.result(for: denied), emptyAnchored = try await anchoredQuery.result(for: empty)
+            #expect(anchored.addedSamples.isEmpty && anchored.deletedObjects.isEmpty, "\(type.identifier)")
+            #expect(emptyAnchored.addedSamples.isEmpty && emptyAnchored.deletedObjects.isEmpty, "\(type.identifier)")
         }
         // Saving is refused too: the policy shares nothing.
         await #expect(throws: HKError.self) { try await denied.save(HKGAD7Assessment(date: Samples.reference, answers: gad7.answers)) }

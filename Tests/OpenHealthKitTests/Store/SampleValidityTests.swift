@@ -18,7 +18,7 @@ struct SampleValidityTests {
         }
     }
 
-    @Test("A body, basal or water temperature below absolute zero is refused; 0 K and a fever are saved")
+    @Test("A body, basal or water temperature below absolute zero is refused; 0 K, a fever and sea water below 0 °C are saved")
     func temperaturesBelowAbsoluteZero() async throws {
         let store = TestStores.memory()
         func sample(_ identifier: HKQuantityTypeIdentifier, _ value: Double, _ unit: HKUnit) -> HKQuantitySample {
@@ -33,7 +33,8 @@ struct SampleValidityTests {
         }
         for (identifier, value, unit) in [(HKQuantityTypeIdentifier.bodyTemperature, 39.5, HKUnit.degreeCelsius()),
                                           (.basalBodyTemperature, 97.7, .degreeFahrenheit()), (.waterTemperature, 0, .kelvin()),
-                                          (.appleSleepingWristTemperature, -1.5, .degreeCelsius())] {
+                                          (.appleSleepingWristTemperature, -1.5, .degreeCelsius()), (.waterTemperature, -2, .degreeCelsius()),
+                                          (.bodyTemperature, -5, .degreeFahrenheit())] {
             #expect(await Self.refusal(sample(identifier, value, unit), in: store) == nil, "\(identifier.rawValue) \(value)")
         }
     }
@@ -56,7 +57,7 @@ struct SampleValidityTests {
         #expect(await Self.refusal(sample(.distantPast, .distantFuture), in: store) == nil)
     }
 
-    @Test("A date of birth after today is refused by setDateOfBirth and saveOwnerProfile; one in 1980 is kept")
+    @Test("A date of birth after today is refused by setDateOfBirth and saveOwnerProfile; ones in 1900 and 1980 are kept")
     func futureDateOfBirth() async throws {
         let store = TestStores.memory()
         #expect(throws: HKError.self) { try store.setDateOfBirth(DateComponents(year: 2100, month: 1, day: 1)) }
@@ -68,6 +69,8 @@ struct SampleValidityTests {
         } catch let error as HKError {
             #expect(error.code == .errorInvalidArgument && error.message.contains("future"))
         }
+        try store.setDateOfBirth(DateComponents(year: 1900, month: 1, day: 1))
+        #expect(try store.dateOfBirthComponents().year == 1900)
         try await store.saveOwnerProfile(HKOwnerProfile(givenName: "Ada", dateOfBirth: DateComponents(year: 1980, month: 2, day: 29)))
         let birth = try await store.ownerProfile().dateOfBirth
         #expect(birth?.year == 1980 && birth?.month == 2 && birth?.day == 29)
