@@ -44,6 +44,9 @@ struct DiscoveryHandler: Sendable {
         object.append("grant_types_supported", strings: ["authorization_code", "client_credentials", "refresh_token"])
         object.append("token_endpoint_auth_methods_supported", strings: ["private_key_jwt", "none"])
         object.append("token_endpoint_auth_signing_alg_values_supported", strings: BackendAssertion.algorithms)
+        // RFC 8414: revocation authenticates the client as the token endpoint does (public clients by
+        // client_id); introspection takes a bearer token, which RFC 8414 has no auth method name for.
+        object.append("revocation_endpoint_auth_methods_supported", strings: ["private_key_jwt", "none"])
         object.append("scopes_supported", strings: ["patient/*.rs", "patient/*.cruds", "patient/*.read", "patient/*.write", "launch/patient", "offline_access",
                                                      "system/*.rs", "system/*.read", "conf/U", "conf/L", "conf/M", "conf/N", "conf/R", "conf/V",
                                                      "sens/ETH", "sens/PSY"])

@@ -104,7 +104,8 @@ import TestSupport
                 try #require(try await world.store.claimExportJob(id: id, owner: id, now: kickedOff, leaseUntil: kickedOff.adding(seconds: 60)))
                 let line = Array("{\"resourceType\":\"Observation\",\"id\":\"\(id)\"}\n".utf8)
                 try #require(try await world.store.appendExportChunk(ExportChunk(jobID: id, type: "Observation", sequence: 0, lineCount: 1, bytes: line),
-                                                                     owner: id, progress: "1 of 2 patients exported", leaseUntil: kickedOff.adding(seconds: 60)))
+                                                                     owner: id, progress: "1 of 2 patients exported",
+                                                                     leaseUntil: kickedOff.adding(seconds: 60)))
             }
             #expect(BulkExportFileTests.exportsFolder(world.store) == nil || !Self.folderIsGone(world, "running012345678"))
             // 30 s on: every job is past its expiry; the running job's lease is renewed, the abandoned one's is not.

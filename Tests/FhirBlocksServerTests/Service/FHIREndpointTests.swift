@@ -126,6 +126,7 @@ import Testing
             #expect(smart["token_endpoint"] == .string("\(TestWorld.base)/oauth/token"))
             // Backend services (private_key_jwt) and public clients of standalone launch (none).
             #expect(smart["token_endpoint_auth_methods_supported"] == .array([.string("private_key_jwt"), .string("none")]))
+            #expect(smart["revocation_endpoint_auth_methods_supported"] == .array([.string("private_key_jwt"), .string("none")]))
             #expect(smart["code_challenge_methods_supported"] == .array([.string("S256")]))
             #expect(smart["response_types_supported"] == .array([.string("code")]))
         }

@@ -313,12 +313,14 @@ import Testing
             // RFC 7009 revocation kills it.
             let second = try #require(world.json(try await world.clientCredentials(app, scope: "patient/Patient.read"))["access_token"]?.stringValue)
             // A confidential client authenticates (RFC 7009 §2.1): without its assertion, 401
-            // invalid_client and nothing revoked; another client's assertion revokes nothing (200).
+            // invalid_client and nothing revoked; another client's assertion is refused (400
+            // unauthorized_client, §2.1) and revokes nothing.
             for fields in [[("token", second)], [("token", second), ("client_id", app.csi.rawValue)]] {
                 let unauthenticated = await world.service.revoke(ServiceRequest(method: "POST", path: "/oauth/revoke", body: TestWorld.form(fields)))
                 #expect(unauthenticated.status == 401 && world.json(unauthenticated)["error"] == .string("invalid_client"))
             }
-            #expect(try await world.revoke(second, by: wallet).status == 200)
+            let refused = try await world.revoke(second, by: wallet)
+            #expect(refused.status == 400 && world.json(refused)["error"] == .string("unauthorized_client"))
             #expect(await world.fhir("GET", "Patient", token: second).status == 200)
             #expect(await introspect(second, with: token)["active"] == .bool(true))
             #expect(try await world.revoke(second, by: app).status == 200)

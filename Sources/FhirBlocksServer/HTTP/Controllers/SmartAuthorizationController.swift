@@ -106,16 +106,7 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
                 return ServiceResponse(headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")], body: response.jsonBytes)
             }
             guard grantType == "client_credentials" || grantType == "authorization_code" else { throw SMOACError.unsupportedGrantType }
-            guard form.value["client_assertion_type"] == VacaAuthRequest.jwtBearerAssertionType else {
-                throw SMOACError.invalidClient("client_assertion_type must be \(VacaAuthRequest.jwtBearerAssertionType)")
-            }
-            guard let assertionText = form.value["client_assertion"], !assertionText.isEmpty else {
-                throw SMOACError.invalidClient("\"client_assertion\" is missing")
-            }
-            let verified = try await tokens.verifyAssertion(assertionText, purpose: .clientAuthentication, body: request.body, quirks: form.quirks)
-            if let clientID = form.value["client_id"], CsiGuid(clientID) != verified.issuer {
-                throw SMOACError.invalidClient("client_id does not match the assertion's issuer")
-            }
+            let verified = try await authenticatedCsi(form.value, quirks: form.quirks, body: request.body)
             let token: AccessToken
             if grantType == "authorization_code" {
                 guard let presented = form.value["code"], !presented.isEmpty else { throw SMOACError.malformedRequest("\"code\" is missing") }
@@ -201,18 +192,21 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
     /// The client authenticates as at the token endpoint (RFC 7009 §2.1): a confidential client
     /// with its `private_key_jwt` client assertion (a registered csi, a backend client, or an
     /// app of `/oauth/register` with a key), a public client with its `client_id`; without that,
-    /// `401 invalid_client`. Only a token issued to that client is revoked: another client's
-    /// token, like an unknown one, answers 200 and is left alone (§2.2: nothing is revealed).
+    /// `401 invalid_client` (``authenticateClient(_:quirks:body:)``, the token endpoint's). Only a
+    /// token issued to that client is revoked: another client's valid token is refused, 400
+    /// `unauthorized_client`, and left alone (§2.1); an unknown or invalid token answers 200 (§2.2).
     /// Revoking a refresh token revokes its family: the permissions its approval wrote, so the
     /// refresh token, every refresh token rotated from it and every access token issued from
     /// that approval stop working at once (RFC 7009 §2.1). `token_type_hint` only orders the
     /// lookups: a missing, unknown or wrong hint still finds the token. Always 200 (an unknown
-    /// token included) unless the form has no token, the client is not authenticated or the
-    /// store fails.
+    /// token included) unless the form has no token, the client is not authenticated, the token
+    /// is another client's or the store fails.
     func revoke(_ request: ServiceRequest) async -> ServiceResponse {
         let form: FormBody
+        let quirks: [CompatQuirk]
         do {
-            form = try FormBody.parse(request.body, mode: configuration.mode, literalPlusFields: ["client_assertion"]).value
+            let parsed = try FormBody.parse(request.body, mode: configuration.mode, literalPlusFields: ["client_assertion"])
+            (form, quirks) = (parsed.value, parsed.quirks)
         } catch {
             return .error(error)
         }
@@ -223,11 +217,19 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
         _ = try? await refreshLedger()
         let refreshFirst = form["token_type_hint"] == "refresh_token"
         do {
-            let client = try await revokingClient(form, body: request.body)
+            let client = try await authenticateClient(form, quirks: quirks, body: request.body)
+            let found: RevocationLookup
             if refreshFirst {
-                if try await revokeRefreshToken(hash: hash, of: client) == false { try await revokeAccessToken(hash: hash, of: client) }
+                let refresh = try await revokeRefreshToken(hash: hash, of: client)
+                found = refresh == .unknown ? try await revokeAccessToken(hash: hash, of: client) : refresh
             } else {
-                if try await revokeAccessToken(hash: hash, of: client) == false { try await revokeRefreshToken(hash: hash, of: client) }
+                let access = try await revokeAccessToken(hash: hash, of: client)
+                found = access == .unknown ? try await revokeRefreshToken(hash: hash, of: client) : access
+            }
+            if found == .anotherClients {
+                // RFC 7009 §2.1: a token not issued to the requesting client is refused with an error.
+                let body = ErrorBody(error: "unauthorized_client", errorDescription: "the token was not issued to this client")
+                return ServiceResponse(status: 400, headers: [("Cache-Control", "no-store")], body: body.jsonBytes)
             }
         } catch {
             return .error(error)
@@ -235,10 +237,31 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
         return ServiceResponse(body: Array("{}".utf8))
     }
 
-    /// The client of a revocation request, authenticated as the token endpoint authenticates it:
-    /// a backend client's or a registered csi's client assertion, else a SMART client of
-    /// `/oauth/register` (its assertion when it has a key, its `client_id` when public).
-    private func revokingClient(_ form: FormBody, body: [UInt8]) async throws(SMOACError) -> CsiGuid {
+    /// What a revocation found under a hash: nothing, a token of the requesting client, or another client's.
+    enum RevocationLookup { case unknown, revoked, anotherClients }
+
+    /// The client of a token or revocation request whose `client_assertion` names a registered
+    /// csi (VACA and backend-services clients): its assertion verified (with the form's compat
+    /// `quirks`, so both endpoints accept the same assertions), and `client_id`, when given, its issuer.
+    func authenticatedCsi(_ form: FormBody, quirks: [CompatQuirk], body: [UInt8]) async throws(SMOACError) -> VerifiedAssertion {
+        guard form["client_assertion_type"] == VacaAuthRequest.jwtBearerAssertionType else {
+            throw .invalidClient("client_assertion_type must be \(VacaAuthRequest.jwtBearerAssertionType)")
+        }
+        guard let assertionText = form["client_assertion"], !assertionText.isEmpty else {
+            throw .invalidClient("\"client_assertion\" is missing")
+        }
+        let verified = try await tokens.verifyAssertion(assertionText, purpose: .clientAuthentication, body: body, quirks: quirks)
+        if let clientID = form["client_id"], CsiGuid(clientID) != verified.issuer {
+            throw .invalidClient("client_id does not match the assertion's issuer")
+        }
+        return verified
+    }
+
+    /// The client of a request, authenticated as the token endpoint authenticates it: a backend
+    /// client's assertion (checked against its key set), a registered csi's
+    /// (``authenticatedCsi(_:quirks:body:)``), else a SMART client of `/oauth/register` (its
+    /// assertion when it has a key, its `client_id` when public; `smartClient(_:)`).
+    func authenticateClient(_ form: FormBody, quirks: [CompatQuirk], body: [UInt8]) async throws(SMOACError) -> CsiGuid {
         if let assertionText = form["client_assertion"] {
             guard form["client_assertion_type"] == VacaAuthRequest.jwtBearerAssertionType else {
                 throw .invalidClient("client_assertion_type must be \(VacaAuthRequest.jwtBearerAssertionType)")
@@ -258,51 +281,45 @@ struct SmartAuthorizationController: RateLimitedEndpoints {
                     return backend.clientID
                 }
             } else if assertsRegisteredCsi(form) {
-                let verified = try await tokens.verifyAssertion(assertionText, purpose: .clientAuthentication, body: body, quirks: [])
-                if let claimed = form["client_id"], CsiGuid(claimed) != verified.issuer {
-                    throw .invalidClient("client_id does not match the assertion's issuer")
-                }
-                return verified.issuer
+                return try await authenticatedCsi(form, quirks: quirks, body: body).issuer
             }
         }
         return try await smartClient(form).clientID
     }
 
     /// Revokes the access token whose SHA-256 is `hash` when it was issued to `client`; returns
-    /// whether one is stored (another client's token included, left alone).
-    @discardableResult
-    private func revokeAccessToken(hash: String, of client: CsiGuid) async throws(SMOACError) -> Bool {
+    /// what it found (another client's token is left alone).
+    private func revokeAccessToken(hash: String, of client: CsiGuid) async throws(SMOACError) -> RevocationLookup {
         let found: StoredAccessToken?
         do {
             found = try await store.token(hash: hash)
         } catch {
             throw .storageFailure(error.description)
         }
-        guard let stored = found else { return false }
-        guard !stored.revoked, stored.client == client else { return true }
+        guard let stored = found else { return .unknown }
+        guard stored.client == client else { return .anotherClients }
+        guard !stored.revoked else { return .revoked }
         var change = TrustChange()
         change.revokedTokenHashes = [hash]
         change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionRevoke, recorded: now, agent: stored.client.rawValue,
                                                                    patient: stored.patient.rawValue, tokenID: stored.id, reason: "token-revoked"))]
         try await commit(change)
-        return true
+        return .revoked
     }
 
     /// Revokes the family of the refresh token whose SHA-256 is `hash` (the permissions it rests
-    /// on) when it was issued to `client`; returns whether one is stored (another client's
-    /// included, left alone).
-    @discardableResult
-    private func revokeRefreshToken(hash: String, of client: CsiGuid) async throws(SMOACError) -> Bool {
+    /// on) when it was issued to `client`; returns what it found (another client's is left alone).
+    private func revokeRefreshToken(hash: String, of client: CsiGuid) async throws(SMOACError) -> RevocationLookup {
         let found: StoredRefreshToken?
         do {
             found = try await store.refreshToken(hash: hash)
         } catch {
             throw .storageFailure(error.description)
         }
-        guard let stored = found else { return false }
-        guard stored.client == client else { return true }
+        guard let stored = found else { return .unknown }
+        guard stored.client == client else { return .anotherClients }
         try await revokeFamily(of: stored.permissionIDs, client: stored.client, patient: stored.patient, reason: "refresh-token-revoked",
                                outcome: .success)
-        return true
+        return .revoked
     }
 }
