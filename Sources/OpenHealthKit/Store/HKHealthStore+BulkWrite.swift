@@ -43,8 +43,8 @@ extension HKHealthStore {
     ///
     /// Meanwhile the saves `body` makes through this store object share transactions: each save is applied whole or not
     /// at all (in a savepoint), and the transaction commits after the save that ends once it is due
-    /// (``BulkWrite/shortestTransaction``, ``BulkWrite/longestTransaction``), or once the longest time has passed with no
-    /// save: a save found already stored is found so in the open transaction too, other connections see the saves once
+    /// (``BulkWrite/shortestTransaction``, ``BulkWrite/longestTransaction``), or, with no save, once it has been open the
+    /// longest time: a save found already stored is found so in the open transaction too, other connections see the saves once
     /// committed, and a process killed meanwhile loses the saves of the open transaction only (an import run again stores
     /// them). Any other write of the store object meanwhile (another task's save, delete or authorization change) runs
     /// in a savepoint of its own and commits the shared transaction at once: it is durable when it returns. Live queries
