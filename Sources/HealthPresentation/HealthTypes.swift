@@ -88,16 +88,20 @@ public enum HealthTypes {
         throw .unknownType(name)
     }
 
-    /// HealthKit's Swift name of a type's identifier: `bodyMass`, `sleepAnalysis`, `workout`.
+    /// HealthKit's Swift name of a type's identifier: `bodyMass`, `sleepAnalysis`, `workout`,
+    /// `electrocardiogram`, `gad7`, `visionPrescription`; ``sampleType(named:)`` reads each back.
     public static func swiftName(of type: HKSampleType) -> String {
         let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
-                        "HKClinicalTypeIdentifier", "HKMedicationDoseEventTypeIdentifier", "HKDataType", "HK"]
+                        "HKClinicalTypeIdentifier", "HKMedicationDoseEventTypeIdentifier", "HKScoredAssessmentTypeIdentifier",
+                        "HKDataTypeIdentifier", "HKDataType", "HK"]
         var name = type.identifier
         if type is HKWorkoutType { return "workout" }
         for prefix in prefixes where name.hasPrefix(prefix) {
             name.removeFirst(prefix.count)
             break
         }
+        // "HKVisionPrescriptionTypeIdentifier" → "visionPrescription", "HKWorkoutRouteTypeIdentifier" → "workoutRoute".
+        if name.hasSuffix("TypeIdentifier"), name.count > "TypeIdentifier".count { name.removeLast("TypeIdentifier".count) }
         guard let first = name.first else { return type.identifier }
         // "UVExposure" → "uvExposure", "VO2Max" → "vo2Max", "BodyMass" → "bodyMass".
         let characters = Array(name)
