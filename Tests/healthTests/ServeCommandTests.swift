@@ -98,94 +98,103 @@ import Testing
         return url.with(database: name).text
     }
 
+    /// Drops the PostgreSQL database a test made (``database(for:)``), its sessions disconnected; nil does nothing.
+    static func drop(_ database: String?) async {
+        guard let database, let admin = ProcessInfo.processInfo.environment["OPENHEALTHKIT_POSTGRES_URL"],
+              let url = try? PostgresURL(database), let name = url.database, let adminURL = try? PostgresURL(admin) else { return }
+        try? await PostgresDatabaseAdmin.dropDatabase(name, adminURL: adminURL, timeout: .seconds(120))
+    }
+
     @Test(arguments: backends)
     func sigkillUnderLoadLosesNothingAcknowledged(backend: String) async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
         let database = try await Self.database(for: backend)
-        var server = try await Server.start(runner, database: database)
-        let walletKey = CsiSigningKey.generate()
-        let wallet = try await Self.register(server.url, key: walletKey, applicationClass: "org.fhirblocks.csa")
-        var apps: [CsiGuid] = []
-        for _ in 0..<4 { apps.append(try await Self.register(server.url, key: .generate(), applicationClass: "org.fhirblocks.dapp")) }
-        let before = try await Self.send(.GET, "\(server.url)/audit/checkpoint")
-        #expect(before.0 == 200)
-        let oldCheckpoint = try SignedCheckpoint(text: String(decoding: before.1, as: UTF8.self))
+        try await withTeardown({ await Self.drop(database) }) {
+            var server = try await Server.start(runner, database: database)
+            let walletKey = CsiSigningKey.generate()
+            let wallet = try await Self.register(server.url, key: walletKey, applicationClass: "org.fhirblocks.csa")
+            var apps: [CsiGuid] = []
+            for _ in 0..<4 { apps.append(try await Self.register(server.url, key: .generate(), applicationClass: "org.fhirblocks.dapp")) }
+            let before = try await Self.send(.GET, "\(server.url)/audit/checkpoint")
+            #expect(before.0 == 200)
+            let oldCheckpoint = try SignedCheckpoint(text: String(decoding: before.1, as: UTF8.self))
 
-        // Four writers grant as fast as they can; the server is killed after 40 acknowledgements.
-        let url = server.url
-        let pid = server.process.processIdentifier
-        // The server is killed by the first client to see 40 acknowledged grants: under load,
-        // with grants in flight, and without waiting on the wall clock.
-        let acknowledgements = Inbox<Void>()
-        let acknowledged = try await withThrowingTaskGroup(of: [String].self) { group in
-            for app in apps {
-                group.addTask {
-                    var mine: [String] = []
-                    for _ in 0..<200 {
-                        do {
-                            guard let ids = try await Self.grant(url, wallet: wallet, key: walletKey, to: app) else { break }
-                            mine += ids
-                            if acknowledgements.appendCounting(()) == 40 { kill(pid, SIGKILL) }
-                        } catch {
-                            break // the server is gone
+            // Four writers grant as fast as they can; the server is killed after 40 acknowledgements.
+            let url = server.url
+            let pid = server.process.processIdentifier
+            // The server is killed by the first client to see 40 acknowledged grants: under load,
+            // with grants in flight, and without waiting on the wall clock.
+            let acknowledgements = Inbox<Void>()
+            let acknowledged = try await withThrowingTaskGroup(of: [String].self) { group in
+                for app in apps {
+                    group.addTask {
+                        var mine: [String] = []
+                        for _ in 0..<200 {
+                            do {
+                                guard let ids = try await Self.grant(url, wallet: wallet, key: walletKey, to: app) else { break }
+                                mine += ids
+                                if acknowledgements.appendCounting(()) == 40 { kill(pid, SIGKILL) }
+                            } catch {
+                                break // the server is gone
+                            }
                         }
+                        return mine
                     }
-                    return mine
                 }
+                var all: [String] = []
+                for try await ids in group { all += ids }
+                return all
             }
-            var all: [String] = []
-            for try await ids in group { all += ids }
-            return all
-        }
-        server.process.waitUntilExit()
-        #expect(server.process.terminationReason == .uncaughtSignal)
-        #expect(acknowledged.count >= 4, "too few grants before the kill to mean anything: \(acknowledged.count)")
+            server.process.waitUntilExit()
+            #expect(server.process.terminationReason == .uncaughtSignal)
+            #expect(acknowledged.count >= 4, "too few grants before the kill to mean anything: \(acknowledged.count)")
 
-        // Restart on the same data.
-        server = try await Server.start(runner, database: database)
-        defer { server.process.terminate() }
-        var listing = FetchPermissionsGrantedByMeRequest(envelope: Self.envelope(wallet))
-        try RequestSigner.sign(&listing, with: walletKey)
-        let listed = Self.object(try await Self.send(.POST, "\(server.url)/permission/fetchPermissionsPreviouslyGrantedByMe", body: listing.jsonBytes).1)
-        let stored = Set(listed["permissions"]?.arrayValue?.compactMap { $0.objectValue?["permissionId"]?.stringValue } ?? [])
-        #expect(Set(acknowledged).isSubset(of: stored), "lost grants: \(Set(acknowledged).subtracting(stored).count)")
+            // Restart on the same data.
+            server = try await Server.start(runner, database: database)
+            defer { server.process.terminate() }
+            var listing = FetchPermissionsGrantedByMeRequest(envelope: Self.envelope(wallet))
+            try RequestSigner.sign(&listing, with: walletKey)
+            let listed = Self.object(try await Self.send(.POST, "\(server.url)/permission/fetchPermissionsPreviouslyGrantedByMe", body: listing.jsonBytes).1)
+            let stored = Set(listed["permissions"]?.arrayValue?.compactMap { $0.objectValue?["permissionId"]?.stringValue } ?? [])
+            #expect(Set(acknowledged).isSubset(of: stored), "lost grants: \(Set(acknowledged).subtracting(stored).count)")
 
-        // Every acknowledged grant has its audit entry (read by the wallet, whose entries they
-        // are: anonymously the log serves leaf hashes only), and the new log extends the old one.
-        let after = try SignedCheckpoint(text: String(decoding: try await Self.send(.GET, "\(server.url)/audit/checkpoint").1, as: UTF8.self))
-        let client = try FhirBlocksClient(baseURL: server.url, configuration: FhirBlocksClientConfiguration(requestTimeout: .seconds(300)))
-        let identity = CsiIdentity(csiGuid: wallet, key: walletKey, deviceId: "serve-test", applicationClass: "org.fhirblocks.csa")
-        var audited: Set<String> = []
-        var withheld = 0
-        do {
-            let token = try await CsiSession(client: client, identity: identity).clientCredentialsToken(scope: "patient/*.rs", patient: wallet)
-            let anonymous = try await AuditClient(client: client).entries(from: 0, count: 10)
-            withheld = anonymous.records.filter { $0.entry == nil }.count
-            let reader = AuditClient(client: client, accessToken: token.accessToken)
-            var from = 0
-            while from < after.checkpoint.treeSize {
-                let page = try await reader.entries(from: from, count: 1000)
-                if page.records.isEmpty { break }
-                for record in page.records {
-                    guard let bytes = record.entry, let parsed = try? AuditEntry(canonicalBytes: bytes), parsed.type == .permissionGrant else { continue }
-                    audited.formUnion(parsed.permissionIDs)
+            // Every acknowledged grant has its audit entry (read by the wallet, whose entries they
+            // are: anonymously the log serves leaf hashes only), and the new log extends the old one.
+            let after = try SignedCheckpoint(text: String(decoding: try await Self.send(.GET, "\(server.url)/audit/checkpoint").1, as: UTF8.self))
+            let client = try FhirBlocksClient(baseURL: server.url, configuration: FhirBlocksClientConfiguration(requestTimeout: .seconds(300)))
+            let identity = CsiIdentity(csiGuid: wallet, key: walletKey, deviceId: "serve-test", applicationClass: "org.fhirblocks.csa")
+            var audited: Set<String> = []
+            var withheld = 0
+            do {
+                let token = try await CsiSession(client: client, identity: identity).clientCredentialsToken(scope: "patient/*.rs", patient: wallet)
+                let anonymous = try await AuditClient(client: client).entries(from: 0, count: 10)
+                withheld = anonymous.records.filter { $0.entry == nil }.count
+                let reader = AuditClient(client: client, accessToken: token.accessToken)
+                var from = 0
+                while from < after.checkpoint.treeSize {
+                    let page = try await reader.entries(from: from, count: 1000)
+                    if page.records.isEmpty { break }
+                    for record in page.records {
+                        guard let bytes = record.entry, let parsed = try? AuditEntry(canonicalBytes: bytes), parsed.type == .permissionGrant else { continue }
+                        audited.formUnion(parsed.permissionIDs)
+                    }
+                    from += page.records.count
                 }
-                from += page.records.count
+            } catch {
+                try? await client.shutdown()
+                throw error
             }
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
-        try await client.shutdown()
-        #expect(withheld == 10)
-        #expect(Set(acknowledged).isSubset(of: audited))
-        let consistency = "\(server.url)/audit/proof/consistency?from=\(oldCheckpoint.checkpoint.treeSize)&to=\(after.checkpoint.treeSize)"
-        let proof = Self.object(try await Self.send(.GET, consistency).1)
-        let hashes = proof["hashes"]?.arrayValue?.compactMap { $0.stringValue.flatMap(MerkleHash.init(hex:)) } ?? []
-        #expect(throws: Never.self) {
-            try MerkleTree.verifyConsistency(oldSize: oldCheckpoint.checkpoint.treeSize, newSize: after.checkpoint.treeSize,
-                                             oldRoot: oldCheckpoint.checkpoint.rootHash, newRoot: after.checkpoint.rootHash, proof: hashes)
+            try await client.shutdown()
+            #expect(withheld == 10)
+            #expect(Set(acknowledged).isSubset(of: audited))
+            let consistency = "\(server.url)/audit/proof/consistency?from=\(oldCheckpoint.checkpoint.treeSize)&to=\(after.checkpoint.treeSize)"
+            let proof = Self.object(try await Self.send(.GET, consistency).1)
+            let hashes = proof["hashes"]?.arrayValue?.compactMap { $0.stringValue.flatMap(MerkleHash.init(hex:)) } ?? []
+            #expect(throws: Never.self) {
+                try MerkleTree.verifyConsistency(oldSize: oldCheckpoint.checkpoint.treeSize, newSize: after.checkpoint.treeSize,
+                                                 oldRoot: oldCheckpoint.checkpoint.rootHash, newRoot: after.checkpoint.rootHash, proof: hashes)
+            }
         }
     }
 
