@@ -9,6 +9,9 @@ struct FhirBlocksRequestContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     /// The connected peer, nil when there is none (a test channel).
     let remoteAddress: SocketAddress?
+    /// The connection's event loop: a download waits for it between pieces (see
+    /// ``BulkExportController``), so the writer learns the connection is full before the next piece.
+    let eventLoop: any EventLoop
     /// The bearer token as confirmed against the store's ledger version (``BearerAuthentication/none``
     /// on a route whose group has no ``BearerAuthenticationMiddleware``).
     var authentication: BearerAuthentication = .none
@@ -20,6 +23,7 @@ struct FhirBlocksRequestContext: RequestContext, RemoteAddressRequestContext {
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        eventLoop = source.channel.eventLoop
     }
 
     /// The active token's access, nil unless ``authentication`` is ``BearerAuthentication/active(_:)``.

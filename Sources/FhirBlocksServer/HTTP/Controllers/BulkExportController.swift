@@ -341,6 +341,7 @@ struct BulkExportController: TrustEndpoints {
         }
         let store = self.store
         let id = job.id
+        let eventLoop = context.eventLoop
         var fields = HTTPFields()
         Self.add(&fields, "Content-Type", Self.ndjson)
         // One piece read from the store (a file on disk, or a chunk in the database) at a time,
@@ -350,6 +351,12 @@ struct BulkExportController: TrustEndpoints {
             defer { permit.release() }
             try await store.sendExportFile(id: id, output: output) { (piece: DownloadPiece) in
                 try await writer.write(piece.buffer)
+                // The writer learns that the connection is full only on its event loop: until then
+                // it takes every piece it is given. On a loaded machine, where that loop waits its
+                // turn, a download could hand over its whole file (and give its place back) while
+                // its client reads nothing. Waiting for the loop after each piece keeps a download
+                // at most a piece or two ahead of what the connection took.
+                try await eventLoop.submit {}.get()
             }
             // Given back before the body's end is sent: a client that read the whole file may
             // start its next download at once.
