@@ -28,10 +28,13 @@ expected = json.loads(expected_today)
 origin = origin_of(start_url)
 sleep_path = "/browse/HKCategoryTypeIdentifierSleepAnalysis"
 workout_path = "/browse/HKWorkoutTypeIdentifier"
+ecg_path = "/browse/HKDataTypeIdentifierElectrocardiogram"
+mind_path = "/browse/HKDataTypeStateOfMind"
 type_year = type_path + "?period=year"
 pages = ["/", "/summary", "/summary?period=month", "/summary?period=year", "/browse", type_path, type_year, "/records", "/cards",
-         "/sharing", "/profile", "/settings", "/recently-deleted", sleep_path, workout_path]
-shot_names = {"/": "today", type_path: "type", "/records": "records", sleep_path: "sleep", workout_path: "workouts",
+         "/sharing", "/profile", "/settings", "/recently-deleted", sleep_path, workout_path,
+         ecg_path, mind_path]
+shot_names = {"/": "today", type_path: "type", "/records": "records", sleep_path: "sleep", workout_path: "workouts", ecg_path: "ecg", mind_path: "mind",
               "/summary?period=year": "summary-year", type_year: "type-year"}
 # Every cell of the trends table must be inside the window, whole, and not clipped by a scrolled box.
 OFF_SCREEN = """() => {

@@ -18,6 +18,7 @@ import TestSupport
         let python = try #require(UICommandTests.browser)
         let running = try await UICommandTests.Running.start()
         defer { running.stop() }
+        try await Self.saveECGAndMood(running)
         let (expected, days) = try await Self.today(running)
         #expect(expected[HKQuantityTypeIdentifier.heartRate.rawValue, default: -1] > 0)
         let shots = UICommandTests.packageRoot.appendingPathComponent(".build/ui-screenshots")
@@ -32,7 +33,7 @@ import TestSupport
         let report = try #require(try JSONSerialization.jsonObject(with: output.out) as? [String: Any])
         let pages = report["pages"] as? [String: [String: Any]] ?? [:]
         #expect(report["labPath"] as? String != nil, "Records lists no lab result")
-        #expect(pages.count == 16 * 4)
+        #expect(pages.count == 18 * 4)
         #expect(report["trendRows"] as? Int ?? 0 > 0, "Today shows no trends: the 390 px check of its table would see nothing")
         for (key, result) in pages {
             #expect(result["status"] as? Int == 200, "\(key)")
@@ -58,7 +59,27 @@ import TestSupport
             #expect(shown.map { abs($0 - value) < 0.01 } == true, "\(kind): page \(String(describing: today[kind])), statistics \(value)")
             if let day = days[kind] { #expect(today["\(kind) day"] as? String == day, "\(kind): the day the total counts") }
         }
-        #expect((report["screenshots"] as? [String])?.count == 8 * 4)
+        #expect((report["screenshots"] as? [String])?.count == 10 * 4)
+    }
+
+    /// A 30-second ECG (a beat a second at 512 Hz) and a state of mind an hour ago, which the demo
+    /// store has none of, for the ECG page (with its trace) and the state of mind page.
+    static func saveECGAndMood(_ running: UICommandTests.Running) async throws {
+        let store = HKHealthStore(configuration: .init(location: .file(running.database), key: .keyFile(running.keyFile), role: .owner))
+        try store.open()
+        let start = Date().addingTimeInterval(-3600)
+        let microvolts = (0..<(30 * 512)).map { index -> Float in
+            let t = Double(index % 512) / 512
+            func wave(_ at: Double, _ width: Double, _ height: Double) -> Double { height * exp(-pow((t - at) / width, 2)) }
+            return Float(wave(0.2, 0.04, 120) - wave(0.33, 0.008, 150) + wave(0.35, 0.012, 1100) - wave(0.38, 0.01, 250) + wave(0.6, 0.06, 300))
+        }
+        try await store.save(try HKElectrocardiogram(start: start, end: start.addingTimeInterval(30), classification: .sinusRhythm,
+                                                     symptomsStatus: .none,
+                                                     averageHeartRate: HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: 60),
+                                                     samplingFrequency: HKQuantity(unit: .hertz(), doubleValue: 512),
+                                                     microvolts: [.appleWatchSimilarToLeadI: microvolts], device: nil, metadata: nil))
+        try await store.save(HKStateOfMind(date: start, kind: .dailyMood, valence: 0.4, labels: [.content, .grateful],
+                                           associations: [.family, .currentEvents]))
     }
 
     /// Today's steps and exercise minutes (the statistics API's sums, sources merged; while today
