@@ -62,8 +62,8 @@ struct PostgresTrustStoreTests {
                 // v6 (the search index's hull_single), v7 (the compartment in byte order, for $everything),
                 // v8 (the search index's hull_span), v9 (who wrote each resource, for health cards),
                 // v10 (SMART Health Links hosted for wallets), v11 (Bulk Data export jobs and files), v12 (export Groups),
-                // v13 (SMART Backend Services clients)
-                #expect(try await store.schemaVersion() == 13)
+                // v13 (SMART Backend Services clients), v14 (the checkpoints a witness cosigned)
+                #expect(try await store.schemaVersion() == 14)
                 await store.close()
             }
         }

@@ -18,14 +18,7 @@ struct ElectrocardiogramSaveTests {
 
     /// The message of the `errorInvalidArgument` saving `object` throws, or nil when it is saved.
     static func refusal(_ object: HKObject, in store: HKHealthStore) async -> String? {
-        do {
-            try await store.save(object)
-            return nil
-        } catch let error as HKError where error.code == .errorInvalidArgument {
-            return error.message
-        } catch {
-            return "unexpected \(error)"
-        }
+        await SampleValidityTests.refusal(object, in: store)
     }
 
     @Test("An electrocardiogram with billions of voltages, or more than a day at 1 kHz, is refused, not a trap")
