@@ -9,7 +9,7 @@ import NIOSSL
 /// `docs/fhirblocks-http-api.md` (one controller per concern on router groups, the bearer
 /// token resolved by middleware into the typed request context), per-request metrics, logs and
 /// rate limits, the connection limits and idle timeout, and the periodic checkpoint signer and the
-/// sweeper of expired export jobs (``ExportSweeper``) as services of the application. `health
+/// sweeper of expired export jobs (`ExportSweeper`) as services of the application. `health
 /// serve`, the tests and the benchmarks all build it here.
 ///
 /// - Parameters:
