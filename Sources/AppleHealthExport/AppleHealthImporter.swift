@@ -154,6 +154,9 @@ private struct ImportRun {
     var report = AppleHealthImportReport()
     var objects: [HKObject] = []
     var revisions: [HKSourceRevision] = []
+    /// The sync hashes the store's lookup computed for the batch's objects (nil for the others), so that the save does
+    /// not compute them again.
+    var knownSyncHashes: [HKHealthStore.KnownSyncHash?] = []
     var characteristics: [String: String]?
     /// The person the export must be of (``AppleHealthImporter/expectedPerson``).
     var expectedPerson: (dateOfBirth: String, owner: String)?
@@ -205,6 +208,10 @@ private struct ImportRun {
     var unchecked: [(element: ExportElement, digest: [UInt8])] = []
     /// Records looked up in the store at once.
     static let checkRunSize = 2_000
+    /// The run being looked up in the store while the next one is read (``startCheck()``): the lookup's keyed hashes and
+    /// index searches run in a task, beside this thread's parse, and the run is handled (``finishCheck()``) before anything
+    /// read after it.
+    var checking: (records: [(element: ExportElement, digest: [UInt8])], lookup: CheckLookup)?
     /// The batch being saved while the next one is read (``commit()``), until ``finishSave()``.
     var saving: (semaphore: DispatchSemaphore, outcome: SaveOutcome)?
     /// The bulk write the import runs in: the saves' tasks, created on the reader's Dispatch thread, run as its own.
@@ -238,7 +245,8 @@ private struct ImportRun {
             try run.commit()
             try run.finishSave()
         } catch {
-            // The batch being saved ends before the import does; a failed save came first in the file.
+            // The lookup and the batch being saved end before the import does; a failed save came first in the file.
+            run.checking?.lookup.done.wait()
             try run.finishSave()
             throw error
         }
@@ -257,15 +265,15 @@ private struct ImportRun {
                 return
             }
             unchecked.append((element.compacted(), digest))
-            if unchecked.count >= Self.checkRunSize { try checkUnchecked() }
+            if unchecked.count >= Self.checkRunSize { try startCheck() }
             return
         }
-        if !unchecked.isEmpty { try checkUnchecked() }
+        if checking != nil || !unchecked.isEmpty { try checkUnchecked() }
         try convert(element)
     }
 
     /// Converts an element and adds what it holds to the batch.
-    private mutating func convert(_ element: ExportElement, digest known: [UInt8]? = nil) throws {
+    private mutating func convert(_ element: ExportElement, digest known: [UInt8]? = nil, syncHash: HKHealthStore.KnownSyncHash? = nil) throws {
         switch element.name {
         case "ExportDate":
             break
@@ -297,7 +305,7 @@ private struct ImportRun {
                 }
                 heldOverflowed = heldOverflowed || held.count >= Self.maximumHeld
             }
-            append(saved.sample, saved.revision)
+            append(saved.sample, saved.revision, syncHash: syncHash)
         case "Correlation":
             for child in element.children where child.name == "Record" {
                 let key = ContentKey(child.contentDigest)
@@ -355,7 +363,17 @@ private struct ImportRun {
     /// Looks the unchecked records up in the store by the sync identifiers their content gives
     /// them: those stored (by an earlier import, at the version the importer gives) are counted
     /// as already stored, as the store's save would count them; the others are converted in order.
+    /// The run being looked up is handled first.
     mutating func checkUnchecked() throws {
+        try finishCheck()
+        guard !unchecked.isEmpty else { return }
+        try startCheck()
+        try finishCheck()
+    }
+
+    /// Starts looking the unchecked records up (in a task), once the run looked up before them was handled.
+    mutating func startCheck() throws {
+        try finishCheck()
         guard !unchecked.isEmpty else { return }
         let records = unchecked
         unchecked.removeAll(keepingCapacity: true)
@@ -372,10 +390,32 @@ private struct ImportRun {
             keys.append((AppleHealthImporter.syncIdentifierPrefix + ContentKey.hex(record.digest), type, bundleIdentifier(ofSource: name)))
             lookedUp.append(index)
         }
-        let versions = try wait { [store, keys] in try await store.storedSyncVersions(of: keys) }
+        let lookup = CheckLookup(lookedUp: lookedUp, types: types)
+        let (store, owner) = (store, bulkWriteOwner)
+        Task { [keys] in
+            do {
+                lookup.outcome.set(.success(try await Self.asImport(store, owner) { try await store.storedSyncHashes(of: keys) }))
+            } catch {
+                lookup.outcome.set(.failure(error))
+            }
+            lookup.done.signal()
+        }
+        checking = (records, lookup)
+    }
+
+    /// Waits for the run being looked up, if any, and handles it: the records found stored are counted, the others
+    /// converted in order.
+    mutating func finishCheck() throws {
+        guard let (records, lookup) = checking else { return }
+        checking = nil
+        lookup.done.wait()
+        let (versions, hashes) = try lookup.outcome.get()
+        let (lookedUp, types) = (lookup.lookedUp, lookup.types)
         var stored = [Bool](repeating: false, count: records.count)
+        var known = [HKHealthStore.KnownSyncHash?](repeating: nil, count: records.count)
         for (position, index) in lookedUp.enumerated() where position < versions.count {
             stored[index] = (versions[position] ?? Int64.min) >= 1
+            if position < hashes.count { known[index] = hashes[position] }
         }
         var skipped = false
         for (index, record) in records.enumerated() {
@@ -383,7 +423,7 @@ private struct ImportRun {
                 report.alreadyStored[type, default: 0] += 1
                 skipped = true
             } else {
-                try convert(record.element, digest: record.digest)
+                try convert(record.element, digest: record.digest, syncHash: known[index])
             }
         }
         if skipped { progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes)) }
@@ -414,9 +454,10 @@ private struct ImportRun {
         }
     }
 
-    private mutating func append(_ sample: HKSample, _ revision: HKSourceRevision) {
+    private mutating func append(_ sample: HKSample, _ revision: HKSourceRevision, syncHash: HKHealthStore.KnownSyncHash? = nil) {
         objects.append(sample)
         revisions.append(revision)
+        knownSyncHashes.append(syncHash)
     }
 
     /// A name from the file, shortened for the report.
@@ -752,12 +793,14 @@ private struct ImportRun {
         try finishSave()
         let outcome = SaveOutcome()
         let semaphore = DispatchSemaphore(value: 0)
-        let (store, objects, revisions, summaries, owner) = (store, objects, revisions, summaries, bulkWriteOwner)
+        let (store, objects, revisions, knownSyncHashes, summaries, owner) = (store, objects, revisions, knownSyncHashes, summaries, bulkWriteOwner)
         Task {
             do {
                 let counts = try await Self.asImport(store, owner) {
                     var counts = HKSaveCounts()
-                    if !objects.isEmpty { counts.add(try await Self.save(objects, recordedAs: revisions, into: store, refused: outcome)) }
+                    if !objects.isEmpty {
+                        counts.add(try await Self.save(objects, recordedAs: revisions, knownSyncHashes: knownSyncHashes, into: store, refused: outcome))
+                    }
                     if !summaries.isEmpty {
                         var summaryCounts = try await store.saveActivitySummaries(summaries, recordedAs: Self.activityRevision)
                         // Stored under the storage type's identifier: reported as activity summaries.
@@ -776,6 +819,7 @@ private struct ImportRun {
         saving = (semaphore, outcome)
         self.objects.removeAll(keepingCapacity: true)
         self.revisions.removeAll(keepingCapacity: true)
+        self.knownSyncHashes.removeAll(keepingCapacity: true)
         self.summaries.removeAll(keepingCapacity: true)
         pendingLocations = 0
     }
@@ -792,15 +836,16 @@ private struct ImportRun {
     /// in meters), nothing of it was written (samples are checked before the batch's transaction): its
     /// samples are then saved one by one, and each one refused is left out with the store's reason instead
     /// of ending the import.
-    private static func save(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision], into store: HKHealthStore,
-                             refused: SaveOutcome) async throws -> HKSaveCounts {
+    private static func save(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision], knownSyncHashes: [HKHealthStore.KnownSyncHash?],
+                             into store: HKHealthStore, refused: SaveOutcome) async throws -> HKSaveCounts {
         do {
-            return try await store.save(objects, recordedAs: revisions)
+            return try await store.save(objects, recordedAs: revisions, knownSyncHashes: knownSyncHashes)
         } catch let error as HKError where error.code == .errorInvalidArgument {
             var counts = HKSaveCounts()
-            for (object, revision) in zip(objects, revisions) {
+            for (index, (object, revision)) in zip(objects, revisions).enumerated() {
                 do {
-                    counts.add(try await store.save([object], recordedAs: [revision]))
+                    let known = index < knownSyncHashes.count ? knownSyncHashes[index] : nil
+                    counts.add(try await store.save([object], recordedAs: [revision], knownSyncHashes: [known]))
                 } catch let error as HKError where error.code == .errorInvalidArgument {
                     refused.refuse(error.message)
                 }
@@ -913,6 +958,20 @@ private final class SaveOutcome: @unchecked Sendable {
     var refused: [String] { lock.withLock { refusedReasons } }
     /// What the save stored and found already stored.
     var counts: HKSaveCounts { lock.withLock { savedCounts } }
+}
+
+/// A run's lookup in the store, running in a task (``ImportRun/startCheck()``): which records were looked up, their
+/// types, and the versions found once `done` is signalled.
+private final class CheckLookup: Sendable {
+    let lookedUp: [Int]
+    let types: [String?]
+    let outcome = WaitOutcome<(versions: [Int64?], hashes: [HKHealthStore.KnownSyncHash])>()
+    let done = DispatchSemaphore(value: 0)
+
+    init(lookedUp: [Int], types: [String?]) {
+        self.lookedUp = lookedUp
+        self.types = types
+    }
 }
 
 /// The result of work that ran in a task, read by the thread that waited for it.

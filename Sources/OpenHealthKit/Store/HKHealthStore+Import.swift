@@ -18,6 +18,23 @@ extension HKHealthStore {
     ///   `errorInvalidArgument` when the counts differ or an object cannot be saved.
     @discardableResult
     public func save(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision]) async throws -> HKSaveCounts {
+        try await save(objects, recordedAs: revisions, knownSyncHashes: [])
+    }
+
+    /// The keyed hash a sample's sync identifier is stored under for its source, as ``storedSyncHashes(of:)`` found
+    /// it, so that saving the sample does not compute it again.
+    package struct KnownSyncHash: Sendable {
+        package let syncIdentifier: String
+        package let sourceBundleIdentifier: String
+        let hash: Data
+    }
+
+    /// ``save(_:recordedAs:)`` with the sync hashes a lookup computed (``storedSyncHashes(of:)``), one per object or
+    /// none (nil, or fewer than the objects): a hash is used only for an object whose sync identifier and source are
+    /// its key's, so the rows are the same as without it.
+    @discardableResult
+    package func save(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision], knownSyncHashes: [KnownSyncHash?]) async throws
+        -> HKSaveCounts {
         guard engine.isOwner else {
             throw HKError(.errorAuthorizationDenied, "only the store's owner may save samples under other sources")
         }
@@ -29,12 +46,13 @@ extension HKHealthStore {
         var preparers: [String: SamplePreparer] = [:]
         var prepared: [PreparedSample] = []
         prepared.reserveCapacity(objects.count)
-        for (object, revision) in zip(objects, revisions) {
+        for (index, (object, revision)) in zip(objects, revisions).enumerated() {
             guard object is HKSample else { throw HKError(.errorInvalidArgument, "only samples can be saved") }
             let bundle = revision.source.bundleIdentifier
             let preparer = preparers[bundle] ?? SamplePreparer(cipher: database.cipher, bundleIdentifier: bundle)
             preparers[bundle] = preparer
-            var sample = try preparer.prepare(object)
+            let known = index < knownSyncHashes.count ? knownSyncHashes[index] : nil
+            var sample = try preparer.prepare(object, knownSyncHash: known?.sourceBundleIdentifier == bundle ? known : nil)
             sample.revision = SourceRevisionRecord(revision)
             prepared.append(sample)
         }
@@ -57,16 +75,23 @@ extension HKHealthStore {
     /// - Throws: `errorAuthorizationDenied` unless the store is opened as its owner.
     public func storedSyncVersions(of keys: [(syncIdentifier: String, typeIdentifier: String, sourceBundleIdentifier: String)])
         async throws -> [Int64?] {
+        try await storedSyncHashes(of: keys).versions
+    }
+
+    /// ``storedSyncVersions(of:)``, with each key's sync hash, for ``save(_:recordedAs:knownSyncHashes:)`` of the samples
+    /// found not stored.
+    package func storedSyncHashes(of keys: [(syncIdentifier: String, typeIdentifier: String, sourceBundleIdentifier: String)])
+        async throws -> (versions: [Int64?], hashes: [KnownSyncHash]) {
         guard engine.isOwner else {
             throw HKError(.errorAuthorizationDenied, "only the store's owner may look up sync identifiers of other sources")
         }
-        guard !keys.isEmpty else { return [] }
+        guard !keys.isEmpty else { return ([], []) }
         let database = try await engine.databaseAsync()
         let cipher = database.cipher
         let hashes = keys.map { cipher.indexHash("sync", $0.sourceBundleIdentifier, $0.syncIdentifier) }
         let types = keys.map(\.typeIdentifier)
         let sql = "SELECT max(sync_version) FROM sample WHERE sync_id = ? AND type = \(SampleTypeCode.parameter) AND parent_id IS NULL"
-        return try await database.readAsync { db in
+        let versions = try await database.readAsync { db in
             // Bound, stepped and read through SQLite's C API on GRDB's cached statement: GRDB's arguments and
             // cursor for each key cost more than the lookup in the index itself.
             let statement = try db.cachedStatement(sql: sql)
@@ -94,5 +119,7 @@ extension HKHealthStore {
             }
             return versions
         }
+        return (versions, zip(keys, hashes).map { KnownSyncHash(syncIdentifier: $0.syncIdentifier, sourceBundleIdentifier: $0.sourceBundleIdentifier,
+                                                                hash: $1) })
     }
 }

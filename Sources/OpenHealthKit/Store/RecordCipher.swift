@@ -20,9 +20,11 @@ struct RecordCipher: Sendable {
     private let routeKey: SymmetricKey
     private let connectionKey: SymmetricKey
     private let sharedLinkKey: SymmetricKey
-    /// HMAC-SHA256 keyed with the index subkey, before any input: each index hash starts from
-    /// a copy (the digest state is copied on write), not from the key schedule again.
-    private let indexHMAC: HMAC<SHA256>
+    /// HMAC-SHA256 keyed with the index subkey, as its two SHA-256 states after their key blocks (the key XOR ipad and XOR
+    /// opad): each index hash starts from copies (a digest state is copied on write), so that neither key block is hashed
+    /// again (`HMAC<SHA256>` hashes the outer one at each `finalize()`).
+    private let indexInner: SHA256
+    private let indexOuter: SHA256
 
     init(masterKey: SymmetricKey) {
         sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.records.v1".utf8), outputByteCount: 32)
@@ -32,7 +34,7 @@ struct RecordCipher: Sendable {
         routeKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.route-blocks.v1".utf8), outputByteCount: 32)
         connectionKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.record-connections.v1".utf8), outputByteCount: 32)
         sharedLinkKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.shared-links.v1".utf8), outputByteCount: 32)
-        indexHMAC = HMAC<SHA256>(key: indexKey)
+        (indexInner, indexOuter) = Self.hmacStates(indexKey)
     }
 
     /// Seals `plaintext`, binding it to `context` (the row's UUID bytes).
@@ -141,9 +143,24 @@ struct RecordCipher: Sendable {
             withUnsafeBytes(of: UInt32(part.utf8.count).littleEndian) { input.append(contentsOf: $0) }
             input.append(contentsOf: part.utf8)
         }
-        var hmac = indexHMAC
-        hmac.update(data: input)
-        return hmac.finalize().withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0.prefix(16))) }
+        // HMAC (RFC 2104): SHA-256(key ^ opad, SHA-256(key ^ ipad, input)), from the states after the key blocks.
+        var inner = indexInner
+        input.withUnsafeBytes { inner.update(bufferPointer: $0) }
+        var outer = indexOuter
+        inner.finalize().withUnsafeBytes { outer.update(bufferPointer: $0) }
+        return outer.finalize().withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0.prefix(16))) }
+    }
+
+    /// The SHA-256 states of HMAC-SHA256 keyed with `key` after its inner and outer key blocks.
+    static func hmacStates(_ key: SymmetricKey) -> (inner: SHA256, outer: SHA256) {
+        // A key longer than the block is replaced by its digest; a shorter one is padded with zeros.
+        var block = key.withUnsafeBytes { bytes in bytes.count > 64 ? Array(SHA256.hash(data: bytes)) : Array(bytes) }
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        var inner = SHA256()
+        var outer = SHA256()
+        inner.update(data: block.map { $0 ^ 0x36 })
+        outer.update(data: block.map { $0 ^ 0x5C })
+        return (inner, outer)
     }
 
     /// The sealed constant stored with the database to recognise the right key.

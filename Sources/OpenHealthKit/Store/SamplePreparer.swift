@@ -28,6 +28,12 @@ struct SamplePreparer {
     ]
 
     func prepare(_ object: HKObject) throws -> PreparedSample {
+        try prepare(object, knownSyncHash: nil)
+    }
+
+    /// - Parameter knownSyncHash: the keyed hash of the sample's sync identifier for this preparer's source, when a lookup
+    ///   computed it (``HKHealthStore/storedSyncHashes(of:)``); used only when it is of the identifier the metadata gives.
+    func prepare(_ object: HKObject, knownSyncHash: HKHealthStore.KnownSyncHash?) throws -> PreparedSample {
         guard let sample = object as? HKSample else {
             throw HKError(.errorInvalidArgument, "only samples can be saved")
         }
@@ -257,7 +263,11 @@ struct SamplePreparer {
             syncHash = healthRecordKey
             syncVersion = contentVersion
         } else if let identifier = MetadataCodec.syncIdentifier(metadataValues) {
-            syncHash = cipher.indexHash("sync", bundleIdentifier, identifier)
+            if let knownSyncHash, knownSyncHash.syncIdentifier == identifier, knownSyncHash.sourceBundleIdentifier == bundleIdentifier {
+                syncHash = knownSyncHash.hash
+            } else {
+                syncHash = cipher.indexHash("sync", bundleIdentifier, identifier)
+            }
             syncVersion = MetadataCodec.syncVersion(metadataValues)
         }
         // A sync identifier and version kept in the row's own columns are not indexed again

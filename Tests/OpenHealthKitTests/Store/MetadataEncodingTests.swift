@@ -86,5 +86,22 @@ struct MetadataEncodingTests {
         let first = cipher.indexHash("mv", "k", "s:x")
         _ = cipher.indexHash("mv", "k", "s:y")
         #expect(cipher.indexHash("mv", "k", "s:x") == first && first == expected(["mv", "k", "s:x"]))
+        // Inputs of one to several SHA-256 blocks, as an import's sync identifiers are.
+        for length in [0, 1, 47, 55, 56, 63, 64, 65, 119, 120, 200, 1_000] {
+            let text = String((0..<length).map { _ in "abcdefghij0123456789:é".randomElement() ?? "a" })
+            #expect(cipher.indexHash("sync", "apple-health-export.Watch", text) == expected(["sync", "apple-health-export.Watch", text]))
+        }
+    }
+
+    @Test("The HMAC states after the key blocks give HMAC-SHA256 for keys shorter, as long as and longer than a block")
+    func hmacStatesMatchHMAC() {
+        for size in [1, 16, 32, 63, 64, 65, 100, 200] {
+            let key = SymmetricKey(data: (0..<size).map { _ in UInt8.random(in: 0...255) })
+            let message = (0..<(size * 3)).map { _ in UInt8.random(in: 0...255) }
+            var (inner, outer) = RecordCipher.hmacStates(key)
+            inner.update(data: message)
+            outer.update(data: Array(inner.finalize()))
+            #expect(Array(outer.finalize()) == Array(HMAC<SHA256>.authenticationCode(for: message, using: key)), "key of \(size) bytes")
+        }
     }
 }
