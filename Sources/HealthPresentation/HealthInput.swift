@@ -75,7 +75,7 @@ public enum HealthInput {
     }
 
     /// The number at the start of `text` and the rest (its unit, empty when none), trimmed:
-    /// `70.5 kg` is `70.5` and `kg`.
+    /// `70.5 kg` is `70.5` and `kg`, `1.7e308 kg` is `1.7e308` and `kg`.
     /// - Parameter text: A value as a person typed it.
     public static func split(_ text: String) -> (number: String, unit: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -84,7 +84,15 @@ public enum HealthInput {
         while index < trimmed.endIndex {
             let character = trimmed[index]
             let isNumberPart = character.isASCII && (character.isNumber || character == "." || character == "," || character == "-" || character == "+")
-            guard isNumberPart else { break }
+            guard isNumberPart else {
+                // An exponent after digits (`1.7e308 kg`) belongs to the number, not the unit.
+                let exponent = NumberText.exponentLength(trimmed[index...])
+                if exponent > 0, trimmed[..<index].contains(where: \.isNumber) {
+                    index = trimmed.index(index, offsetBy: exponent)
+                    end = index
+                }
+                break
+            }
             index = trimmed.index(after: index)
             end = index
         }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Numbers as people read and write them: digits, a dot for decimals, commas between thousands,
-/// never an exponent.
+/// Numbers as people read and write them: digits, a dot for decimals, commas between thousands.
+/// Written never in exponent form; read with one too (`1.7e308`), as people paste it.
 public enum NumberText {
     /// `value` with exactly `decimals` digits after the dot (trailing zeros dropped) and, with
     /// `grouping`, commas between thousands: `8,412`, `70.5`, `0.012`. Never in exponent form;
@@ -76,7 +76,8 @@ public enum NumberText {
     }
 
     /// Reads a number as people write it: `72`, `70.5`, `-3`, `8,412`, `1,234.5` (commas only
-    /// between groups of three digits). Nil for anything else, and for infinities.
+    /// between groups of three digits), `1.7e308`. Nil for anything else, and for infinities
+    /// (`1e309`).
     public static func parse(_ text: String) -> Double? {
         var trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("+") { trimmed.removeFirst() }
@@ -89,8 +90,32 @@ public enum NumberText {
                   groups.dropFirst().allSatisfy({ $0.count == 3 }) else { return nil }
             trimmed = trimmed.replacingOccurrences(of: ",", with: "")
         }
-        guard trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
+        let (mantissa, exponent) = splitExponent(trimmed)
+        guard mantissa.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
+              mantissa.contains(where: \.isNumber),
+              exponent.dropFirst().allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }),
               let value = Double(trimmed), value.isFinite else { return nil }
         return value
+    }
+
+    /// The length of the exponent (`e308`, `E-5`, `e+3`) at the start of `text`, or 0 when it
+    /// does not start with one: an `e` or `E`, an optional sign, at least one digit.
+    static func exponentLength(_ text: Substring) -> Int {
+        var index = text.startIndex
+        guard index < text.endIndex, text[index] == "e" || text[index] == "E" else { return 0 }
+        index = text.index(after: index)
+        if index < text.endIndex, text[index] == "+" || text[index] == "-" { index = text.index(after: index) }
+        let digitsStart = index
+        while index < text.endIndex, text[index].isASCII, text[index].isNumber { index = text.index(after: index) }
+        return index == digitsStart ? 0 : text.distance(from: text.startIndex, to: index)
+    }
+
+    /// `text` split before its exponent, if it ends in one: `1.7e308` is `1.7` and `e308`.
+    private static func splitExponent(_ text: String) -> (mantissa: Substring, exponent: Substring) {
+        guard let index = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+              exponentLength(text[index...]) == text.distance(from: index, to: text.endIndex) else {
+            return (Substring(text), "")
+        }
+        return (text[..<index], text[index...])
     }
 }

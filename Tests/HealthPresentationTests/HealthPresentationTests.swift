@@ -97,6 +97,14 @@ struct HealthInputTests {
         #expect(try HealthInput.quantity("20.5 %", for: HKQuantityType(.bodyFatPercentage)).doubleValue(for: .percent()) == 0.205)
         #expect(try HealthInput.quantity("36.8", unit: "°C", for: HKQuantityType(.bodyTemperature)).doubleValue(for: .degreeCelsius()) == 36.8)
         #expect(throws: HealthPresentationError.invalidNumber("1,5")) { try HealthInput.quantity("1,5", for: HKQuantityType(.bodyMass)) }
+        // An exponent belongs to the number (it used to be read as the unit "e308").
+        #expect(HealthInput.split("1.7e308 kg") == ("1.7e308", "kg"))
+        #expect(HealthInput.split("2E-3kg") == ("2E-3", "kg"))
+        #expect(HealthInput.split("5 e") == ("5", "e"))
+        #expect(try HealthInput.quantity("1.7e308", unit: "kg", for: HKQuantityType(.bodyMass)).doubleValue(for: .gramUnit(with: .kilo)) == 1.7e308)
+        #expect(try HealthInput.quantity("7.05E+1 kg", for: HKQuantityType(.bodyMass)).doubleValue(for: .gramUnit(with: .kilo)) == 70.5)
+        #expect(throws: HealthPresentationError.invalidNumber("1e309 kg")) { try HealthInput.quantity("1e309 kg", for: HKQuantityType(.bodyMass)) }
+        #expect(NumberText.parse("1e") == nil && NumberText.parse("e5") == nil && NumberText.parse("1e5e5") == nil && NumberText.parse("-") == nil)
         let pressure = try HealthInput.bloodPressure("120/80 mmHg")
         #expect(pressure.systolic.doubleValue(for: .millimeterOfMercury()) == 120 && pressure.diastolic.doubleValue(for: .millimeterOfMercury()) == 80)
         #expect(throws: HealthPresentationError.invalidBloodPressure("80/120")) { try HealthInput.bloodPressure("80/120") }
