@@ -50,13 +50,19 @@ enum MeasurementText {
         case let series as HKHeartbeatSeriesSample:
             return "Heartbeat series of \(series.count) beat\(series.count == 1 ? "" : "s")"
         case let dose as HKMedicationDoseEvent:
-            var text = "\(StoreMedicationsCommand.statusName(dose.logStatus)): \(dose.medicationConceptIdentifier)"
-            if let quantity = dose.doseQuantity { text += ", \(formatNumber(quantity)) \(dose.unit.unitString)" }
-            if let scheduled = dose.scheduledDate { text += " (scheduled \(formatDate(scheduled)))" } else { text += " (as needed)" }
-            return text
+            return doseText(dose, name: nil)
         default:
             return nil
         }
+    }
+
+    /// A dose's line: `Taken: Metformin, 1 count (scheduled …)`, with the medication's `name`
+    /// when the caller knows it (the owner's medication list), else its concept identifier.
+    static func doseText(_ dose: HKMedicationDoseEvent, name: String?) -> String {
+        var text = "\(StoreMedicationsCommand.statusName(dose.logStatus)): \(name ?? dose.medicationConceptIdentifier.description)"
+        if let quantity = dose.doseQuantity { text += ", \(formatNumber(quantity)) \(dose.unit.unitString)" }
+        if let scheduled = dose.scheduledDate { text += " (scheduled \(formatDate(scheduled)))" } else { text += " (as needed)" }
+        return text
     }
 
     /// The JSON members of a sample of one of these kinds (none for the others).

@@ -67,6 +67,13 @@ struct StoreQueryCommand: AsyncParsableCommand {
         let store = try storeOptions.openStore()
         // Values in the units the owner chose (Settings on the page), as `store add` and `stats` show them.
         let formatter = try await HealthFormatter.forStore(store, types: [sampleType])
+        // Doses name their medication as the owner's list does (not by its concept identifier).
+        var medications: [HKHealthConceptIdentifier: String] = [:]
+        if sampleType == HKObjectType.medicationDoseEventType() {
+            for tracked in try await HKUserAnnotatedMedicationQueryDescriptor().result(for: store) {
+                medications[tracked.medication.identifier] = tracked.medication.displayText
+            }
+        }
         let pages = SamplePages(store: store, type: sampleType, predicate: predicate, ascending: ascending, limit: limit, pageSize: pageSize)
         var writer = json ? JSONArrayWriter() : nil
         var written = 0
@@ -79,13 +86,14 @@ struct StoreQueryCommand: AsyncParsableCommand {
                 if verdicts.contains(where: { $0.map { $0 != .unsigned && !$0.isValid } ?? false }) { refused = true }
                 if writer != nil {
                     let objects = zip(page, verdicts).map { sample, verdict in
-                        var object = QueryOutput.jsonObject(sample, unit: displayUnit, routes: routes[sample.uuid] ?? [], formatter: formatter)
+                        var object = QueryOutput.jsonObject(sample, unit: displayUnit, routes: routes[sample.uuid] ?? [], formatter: formatter,
+                                                            medications: medications)
                         if let verdict { object["signature"] = verdict.label }
                         return object
                     }
                     try writer?.append(contentsOf: objects)
                 } else {
-                    let lines = QueryOutput.lines(page, unit: displayUnit, routes: routes, formatter: formatter)
+                    let lines = QueryOutput.lines(page, unit: displayUnit, routes: routes, formatter: formatter, medications: medications)
                     for ((sample, verdict), line) in zip(zip(page, verdicts), lines) {
                         print(line)
                         // The verdict under its sample, indented.

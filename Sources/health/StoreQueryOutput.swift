@@ -13,17 +13,23 @@ enum QueryOutput {
     /// in local time with the zone; the value; the source), quantities aligned on the right.
     /// `routes` are the routes of the page's workouts, by workout UUID; `formatter` has the
     /// store owner's units (``HealthFormatter/forStore(_:types:)``).
-    static func lines(_ page: [HKSample], unit: HKUnit?, routes: [UUID: [HKWorkoutRoute]] = [:], formatter: HealthFormatter = .local) -> [String] {
+    /// `medications` names the owner's medications by concept, for dose events.
+    static func lines(_ page: [HKSample], unit: HKUnit?, routes: [UUID: [HKWorkoutRoute]] = [:], formatter: HealthFormatter = .local,
+                      medications: [HKHealthConceptIdentifier: String] = [:]) -> [String] {
         let rows = page.map { sample in
             [formatter.span(from: sample.startDate, to: sample.endDate),
-             valueText(sample, unit: unit, routes: routes[sample.uuid] ?? [], formatter: formatter), "[\(sample.sourceRevision.source.name)]"]
+             valueText(sample, unit: unit, routes: routes[sample.uuid] ?? [], formatter: formatter, medications: medications),
+             "[\(sample.sourceRevision.source.name)]"]
         }
         return HealthFormatter.columns(rows, rightAligned: page.allSatisfy { $0 is HKQuantitySample } ? [1] : [])
     }
 
     /// The value part of a table line.
-    static func valueText(_ sample: HKSample, unit: HKUnit?, routes: [HKWorkoutRoute], formatter: HealthFormatter = .local) -> String {
+    static func valueText(_ sample: HKSample, unit: HKUnit?, routes: [HKWorkoutRoute], formatter: HealthFormatter = .local,
+                          medications: [HKHealthConceptIdentifier: String] = [:]) -> String {
         switch sample {
+        case let dose as HKMedicationDoseEvent:
+            return MeasurementText.doseText(dose, name: medications[dose.medicationConceptIdentifier])
         case let workout as HKWorkout:
             let text = SampleFormatter.valueText(workout, unit: unit, formatter: formatter)
             let locations = routes.reduce(0) { $0 + $1.count }
@@ -45,10 +51,17 @@ enum QueryOutput {
     /// kind, a workout's `routes` (each with its `uuid` and `locations`, a count), a route's
     /// `locations`, a clinical record's `displayName` and `fhirResource` (its `resourceType`,
     /// `identifier`, `fhirVersion`, `sourceURL` and `resource`, the FHIR JSON itself), a
-    /// verifiable record's `recordTypes`, `issuer`, `subject`, dates and `itemNames`.
-    static func jsonObject(_ sample: HKSample, unit: HKUnit?, routes: [HKWorkoutRoute] = [], formatter: HealthFormatter = .local) -> [String: Any] {
+    /// verifiable record's `recordTypes`, `issuer`, `subject`, dates and `itemNames`, a dose's
+    /// `medicationName` (from `medications`).
+    static func jsonObject(_ sample: HKSample, unit: HKUnit?, routes: [HKWorkoutRoute] = [], formatter: HealthFormatter = .local,
+                           medications: [HKHealthConceptIdentifier: String] = [:]) -> [String: Any] {
         var object = SampleFormatter.jsonObject(sample, unit: unit, formatter: formatter)
         switch sample {
+        case let dose as HKMedicationDoseEvent:
+            if let name = medications[dose.medicationConceptIdentifier] {
+                object["medicationName"] = name
+                object["text"] = MeasurementText.doseText(dose, name: name)
+            }
         case is HKWorkout:
             if !routes.isEmpty {
                 object["routes"] = routes.map { ["uuid": $0.uuid.uuidString, "locations": $0.count] as [String: Any] }

@@ -142,6 +142,11 @@ struct StoreMeasurementsCommandTests {
         let dose = try #require(try await query(runner, "medicationDoseEvent").first)
         #expect(dose["status"] as? String == "skipped" && dose["scheduleType"] as? String == "schedule")
         #expect(dose["medication"] as? String == "rxnorm:314076" && dose["scheduledDate"] as? String == "2026-11-21T08:00:00Z")
-        #expect((dose["text"] as? String)?.hasPrefix("Skipped: rxnorm:314076 (scheduled ") == true, "\(dose)")
+        // The dose names its medication as the owner's list does, not by its concept identifier.
+        #expect(dose["medicationName"] as? String == "Lisinopril 10 MG Oral Tablet")
+        #expect((dose["text"] as? String)?.hasPrefix("Skipped: Lisinopril 10 MG Oral Tablet (scheduled ") == true, "\(dose)")
+        let doseLines = try await runner.run(["store", "query", "--type", "medicationDoseEvent"])
+        #expect(doseLines.status == 0 && doseLines.output.contains("Skipped: Lisinopril 10 MG Oral Tablet (scheduled "), "\(doseLines.output)")
+        #expect(!doseLines.output.contains("rxnorm:314076"), "\(doseLines.output)")
     }
 }
