@@ -57,7 +57,7 @@ struct RecordCipher: Sendable {
     }
 
     /// Seals a value block's plaintext under the block subkey, binding it to `context`
-    /// (``ValueBlock/context(type:count:)``).
+    /// (``ValueBlock/context(type:)``; format 1: ``ValueBlock/format1Context(type:count:)``).
     func sealBlock(_ plaintext: some DataProtocol, context: some DataProtocol) throws -> Data {
         try Self.seal(plaintext, key: blockKey, context: context)
     }

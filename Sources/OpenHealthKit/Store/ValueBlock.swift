@@ -2,22 +2,49 @@ import Foundation
 
 /// The format of a value block: the canonical values of up to ``capacity`` quantity samples of
 /// one type saved in one transaction, sealed together so that statistics open one AES-GCM box
-/// per block instead of one per row.
+/// per block instead of one per row. Each block is sealed with AES-256-GCM under its own HKDF
+/// subkey (`RecordCipher.sealBlock`) and authenticates a label naming its format and the type
+/// identifier, so a block cannot serve another type nor be read in another format.
 ///
-/// Plaintext: ``entrySize`` bytes per entry, in entry order: the sample's UUID (16 bytes), its
-/// start and end (`Double` bit patterns, 8 bytes each, little-endian) and its value in the
-/// type's canonical unit (`Double` bit pattern, 8 bytes, little-endian: the same bits as the
-/// row's own record, `SamplePayload.primaryBits`). The block is sealed with AES-256-GCM under
-/// its own HKDF subkey (`RecordCipher.sealBlock`) and authenticates ``context(type:count:)``:
-/// a label naming the format, the type identifier and the entry count.
+/// **Format 2** (written since issue 36), about 18 bytes an entry instead of 40. Plaintext: the
+/// entry count (2 bytes, little-endian, at least 1), then each entry in order:
+/// - a header byte: bit 0 the start's form, bits 1–2 the end's, bit 3 the value's, bits 4–7
+///   the number of value bytes (0…8);
+/// - the UUID's last 8 bytes (``uuidTail(_:)``);
+/// - the start: form 0 is a whole number of seconds written as the zigzag LEB128 difference
+///   from the last start written in form 0 (0 before the first); form 1 is the `Double` bit
+///   pattern (8 bytes, little-endian), for anything else (fractions, -0, huge magnitudes);
+/// - the end: form 0 is "the same bits as the start" (nothing written); form 1, only after a
+///   start of form 0, is a whole number of seconds written as the LEB128 amount (at least 1)
+///   it adds to the start; form 2 is the bit pattern (8 bytes, little-endian); 3 is invalid;
+/// - the value's bits in the type's canonical unit (the row's `SamplePayload.primaryBits`):
+///   form 0 writes the pattern's `n` highest bytes (the others are zero), form 1 the `n` lowest
+///   bytes of its XOR with the previous entry's value bits (0 before the first; the others are
+///   zero), low byte first. The writer takes the shorter, form 0 on a tie.
 ///
-/// A row reads its value only after checking that the entry at its `block_index` holds its own
-/// UUID, start and end, bit for bit; so an entry cannot be moved to another row, nor a row to
-/// another entry, and a block cannot serve another type. Every row keeps its own sealed record
-/// as well; blocks only speed up statistics.
+/// A zero byte follows the last entry when the plaintext would otherwise be a multiple of 40
+/// bytes long: a sealed block whose plaintext is a whole number of 40-byte entries is format 1,
+/// any other is format 2. The authenticated data is ``context(type:)``.
+///
+/// **Format 1** (stores written before issue 36, still read): ``format1EntrySize`` bytes per
+/// entry: the UUID (16 bytes), start, end and value bits (8 bytes each, little-endian),
+/// authenticating ``format1Context(type:count:)`` (its label, the type and the entry count).
+///
+/// A row reads its value only after checking that the entry at its `block_index` is bound to
+/// it: its start and end bit for bit and its UUID (format 1: all 16 bytes; format 2: the last
+/// 8). So an entry cannot be moved to another row, nor a row to another entry, and a block
+/// cannot serve another type. Eight UUID bytes keep that: the store makes every sample's UUID
+/// itself (`UUID()` or `UUID.timeOrdered()`; no API or import takes one from outside) and the
+/// last 8 bytes of both kinds hold 62 bits from the system's random generator (the first 8 of
+/// a time-ordered UUID are mostly its millisecond, shared by a whole save, so they would not
+/// do). Passing one row's entry off as another's needs two rows of one type with equal start
+/// and end bits whose random 62 bits agree, which no one without the key can bring about and
+/// which chance makes about as likely as two random UUIDs colliding in a store of 2^31 samples;
+/// forging an entry needs the key. Every row keeps its own sealed record as well; blocks only
+/// speed up statistics.
 struct ValueBlock: Sendable {
-    /// The bytes of one entry: UUID, start, end, value.
-    static let entrySize = 40
+    /// The bytes of one format-1 entry: UUID, start, end, value.
+    static let format1EntrySize = 40
     /// The most entries one block holds; larger groups are split.
     static let capacity = 4_096
     /// The fewest samples of a type a save seals into a block: a block of one saves no work.
@@ -25,10 +52,11 @@ struct ValueBlock: Sendable {
     /// The bytes AES-GCM adds to a sealed block: a 12-byte nonce and a 16-byte tag.
     static let sealingOverhead = 28
 
-    private static let label = Array("ohk.value-block.v1".utf8)
+    private static let format1Label = Array("ohk.value-block.v1".utf8)
+    private static let label = Array("ohk.value-block.v2".utf8)
 
     /// One entry, as a save writes it.
-    struct Entry: Sendable {
+    struct Entry: Sendable, Equatable {
         /// The sample's UUID bytes.
         var uuid: UUID
         /// The sample's start, in reference-date seconds.
@@ -39,15 +67,36 @@ struct ValueBlock: Sendable {
         var valueBits: UInt64
     }
 
-    /// The additional authenticated data of a block of `count` entries of `type`: the format
-    /// label, the type identifier's UTF-8 length (4 bytes, little-endian) and bytes, and the
-    /// entry count (4 bytes, little-endian).
-    static func context(type: String, count: Int) -> Data {
-        typedContext(label: label, type: type, trailer: UInt32(truncatingIfNeeded: count))
+    /// One opened entry: what a row is checked against, and its value.
+    struct OpenedEntry: Sendable, Equatable {
+        /// The UUID's last 8 bytes (``uuidTail(_:)``).
+        var uuidTail: UInt64
+        var startBits: UInt64
+        var endBits: UInt64
+        var valueBits: UInt64
+    }
+
+    /// The additional authenticated data of a format-2 block of `type`: the format label and
+    /// the type identifier's UTF-8 length (4 bytes, little-endian) and bytes (the entry count
+    /// is in the sealed plaintext).
+    static func context(type: String) -> Data {
+        let typeBytes = Array(type.utf8)
+        var data = Data(capacity: label.count + 4 + typeBytes.count)
+        data.append(contentsOf: label)
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: typeBytes.count).littleEndian) { data.append(contentsOf: $0) }
+        data.append(contentsOf: typeBytes)
+        return data
+    }
+
+    /// The additional authenticated data of a format-1 block of `count` entries of `type`: the
+    /// format label, the type identifier's UTF-8 length (4 bytes, little-endian) and bytes, and
+    /// the entry count (4 bytes, little-endian).
+    static func format1Context(type: String, count: Int) -> Data {
+        typedContext(label: format1Label, type: type, trailer: UInt32(truncatingIfNeeded: count))
     }
 
     /// A format label, a type identifier's UTF-8 length (4 bytes, little-endian) and bytes, then
-    /// `trailer` little-endian: the authenticated data of value blocks and rollup pages.
+    /// `trailer` little-endian: the authenticated data of format-1 value blocks and rollup pages.
     static func typedContext(label: [UInt8], type: String, trailer: some FixedWidthInteger) -> Data {
         let typeBytes = Array(type.utf8)
         var data = Data(capacity: label.count + 12 + typeBytes.count)
@@ -58,9 +107,80 @@ struct ValueBlock: Sendable {
         return data
     }
 
-    /// The plaintext of a block holding `entries`, in order.
+    /// The bytes of a UUID a format-2 entry keeps: its last 8, as a little-endian integer.
+    static func uuidTail(_ uuid: UnsafeRawBufferPointer) -> UInt64 {
+        UInt64(littleEndian: uuid.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    }
+
+    /// Seals `entries` (1 to 65,535 of them) as a format-2 block of `type`.
+    static func seal(_ entries: some Collection<Entry>, type: String, cipher: RecordCipher) throws -> Data {
+        try cipher.sealBlock(plaintext(entries), context: context(type: type))
+    }
+
+    /// The format-2 plaintext of a block holding `entries` (1 to 65,535 of them), in order.
     static func plaintext(_ entries: some Collection<Entry>) -> [UInt8] {
-        var writer = ByteWriter(capacity: entries.count * entrySize)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(3 + entries.count * 20)
+        func append(_ value: UInt64, count: Int) {
+            for index in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))) }
+        }
+        func appendLEB128(_ value: UInt64) {
+            var rest = value
+            while rest >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+                rest >>= 7
+            }
+            bytes.append(UInt8(truncatingIfNeeded: rest))
+        }
+        append(UInt64(entries.count), count: 2)
+        var lastWholeStart: Int64 = 0
+        var lastValue: UInt64 = 0
+        for entry in entries {
+            let wholeStart = wholeSeconds(entry.start)
+            let wholeEnd = entry.end.bitPattern == entry.start.bitPattern ? nil : wholeSeconds(entry.end)
+            let endForm: UInt8
+            if entry.end.bitPattern == entry.start.bitPattern {
+                endForm = 0
+            } else if let wholeStart, let wholeEnd, wholeEnd > wholeStart {
+                endForm = 1
+            } else {
+                endForm = 2
+            }
+            let high = 8 - entry.valueBits.trailingZeroBitCount / 8
+            let difference = entry.valueBits ^ lastValue
+            let low = 8 - difference.leadingZeroBitCount / 8
+            let xorForm = low < high
+            var header = endForm << 1 | UInt8(xorForm ? low : high) << 4
+            if wholeStart == nil { header |= 1 }
+            if xorForm { header |= 1 << 3 }
+            bytes.append(header)
+            withUnsafeBytes(of: entry.uuid.uuid) { append(uuidTail($0), count: 8) }
+            if let wholeStart {
+                appendLEB128(zigzag(wholeStart &- lastWholeStart))
+                lastWholeStart = wholeStart
+            } else {
+                append(entry.start.bitPattern, count: 8)
+            }
+            switch endForm {
+            case 1: appendLEB128(UInt64(bitPattern: (wholeEnd ?? 0) &- (wholeStart ?? 0)))
+            case 2: append(entry.end.bitPattern, count: 8)
+            default: break
+            }
+            if xorForm {
+                append(difference, count: low)
+            } else {
+                append(high == 0 ? 0 : entry.valueBits >> (8 * UInt64(8 - high)), count: high)
+            }
+            lastValue = entry.valueBits
+        }
+        if bytes.count % format1EntrySize == 0 { bytes.append(0) }
+        return bytes
+    }
+
+    /// The format-1 plaintext of a block holding `entries`, in order (blocks written before issue
+    /// 36; tests seal blocks the old way with it).
+    static func format1Plaintext(_ entries: some Collection<Entry>) -> [UInt8] {
+        var writer = ByteWriter(capacity: entries.count * format1EntrySize)
         for entry in entries {
             writer.uuid(entry.uuid)
             writer.double(entry.start)
@@ -70,33 +190,158 @@ struct ValueBlock: Sendable {
         return writer.bytes
     }
 
-    /// The number of entries a sealed block of `sealedCount` bytes holds, or nil when no
-    /// whole number of entries has that size.
-    static func entryCount(sealedCount: Int) -> Int? {
-        let plaintextCount = sealedCount - sealingOverhead
-        guard plaintextCount > 0, plaintextCount % entrySize == 0 else { return nil }
-        return plaintextCount / entrySize
+    /// `value` as a whole number of seconds when that number converts back to the same bits
+    /// (so not -0, a fraction, or beyond ±2^53), else nil.
+    private static func wholeSeconds(_ value: Double) -> Int64? {
+        guard value.magnitude <= 9_007_199_254_740_992, value == value.rounded(.towardZero) else { return nil }
+        let whole = Int64(value)
+        return Double(whole).bitPattern == value.bitPattern ? whole : nil
     }
 
-    /// The opened entries.
-    let plaintext: Data
+    private static func zigzag(_ value: Int64) -> UInt64 {
+        UInt64(bitPattern: (value << 1) ^ (value >> 63))
+    }
+
+    private static func unzigzag(_ value: UInt64) -> Int64 {
+        Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+    }
+
+    /// The entries of a format-2 plaintext.
+    /// - Throws: `HealthStoreError.corruptDatabase` when the bytes are not a whole format-2
+    ///   block (truncated, an invalid form or length, trailing bytes); never traps.
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> [OpenedEntry] {
+        var reader = Reader(bytes: bytes)
+        let count = Int(try reader.uint16())
+        guard count > 0 else { throw reader.corrupt }
+        var entries: [OpenedEntry] = []
+        entries.reserveCapacity(count)
+        var lastWholeStart: Int64 = 0
+        var lastValue: UInt64 = 0
+        for _ in 0..<count {
+            let header = try reader.byte()
+            let tail = try reader.uint64()
+            let startBits: UInt64
+            var wholeStart: Int64?
+            if header & 1 == 0 {
+                let (sum, overflow) = lastWholeStart.addingReportingOverflow(unzigzag(try reader.leb128()))
+                guard !overflow else { throw reader.corrupt }
+                lastWholeStart = sum
+                wholeStart = sum
+                startBits = Double(sum).bitPattern
+            } else {
+                startBits = try reader.uint64()
+            }
+            let endBits: UInt64
+            switch (header >> 1) & 3 {
+            case 0:
+                endBits = startBits
+            case 1:
+                guard let wholeStart else { throw reader.corrupt }
+                let amount = try reader.leb128()
+                guard amount > 0, amount <= UInt64(Int64.max) else { throw reader.corrupt }
+                let (sum, overflow) = wholeStart.addingReportingOverflow(Int64(amount))
+                guard !overflow else { throw reader.corrupt }
+                endBits = Double(sum).bitPattern
+            case 2:
+                endBits = try reader.uint64()
+            default:
+                throw reader.corrupt
+            }
+            let length = Int(header >> 4)
+            guard length <= 8 else { throw reader.corrupt }
+            var field: UInt64 = 0
+            for index in 0..<length { field |= UInt64(try reader.byte()) << (8 * UInt64(index)) }
+            let valueBits: UInt64
+            if header & 8 == 0 {
+                valueBits = length == 0 ? 0 : field << (8 * UInt64(8 - length))
+            } else {
+                valueBits = lastValue ^ field
+            }
+            lastValue = valueBits
+            entries.append(OpenedEntry(uuidTail: tail, startBits: startBits, endBits: endBits, valueBits: valueBits))
+        }
+        // Nothing more, or the zero byte that keeps the size off format 1's.
+        let padding = reader.remaining == 1 && bytes.count % format1EntrySize == 1 && bytes[bytes.count - 1] == 0
+        guard reader.remaining == 0 || padding else { throw reader.corrupt }
+        return entries
+    }
+
+    /// Reads little-endian fields, throwing instead of reading past the end.
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var position = 0
+
+        var corrupt: HealthStoreError { HealthStoreError(.corruptDatabase, "a value block has an invalid layout") }
+        var remaining: Int { bytes.count - position }
+
+        mutating func byte() throws -> UInt8 {
+            guard position < bytes.count else { throw corrupt }
+            defer { position += 1 }
+            return bytes[position]
+        }
+
+        mutating func uint16() throws -> UInt16 {
+            guard remaining >= 2 else { throw corrupt }
+            defer { position += 2 }
+            return UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self))
+        }
+
+        mutating func uint64() throws -> UInt64 {
+            guard remaining >= 8 else { throw corrupt }
+            defer { position += 8 }
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+        }
+
+        /// An unsigned LEB128 number of at most 10 bytes that fits in 64 bits.
+        mutating func leb128() throws -> UInt64 {
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let next = try byte()
+                let bits = UInt64(next & 0x7F)
+                guard shift < 63 || bits <= 1 else { throw corrupt }
+                result |= bits << shift
+                if next & 0x80 == 0 { return result }
+                shift += 7
+                guard shift < 64 else { throw corrupt }
+            }
+        }
+    }
+
+    /// The opened entries: format 1's plaintext as stored, or format 2's decoded.
+    private enum Storage: Sendable {
+        case format1(Data)
+        case format2([OpenedEntry])
+    }
+
+    private let storage: Storage
 
     /// The number of entries.
-    var count: Int { plaintext.count / Self.entrySize }
+    let count: Int
 
-    /// Opens a sealed block of `type`.
+    /// Opens a sealed block of `type`, of either format (told apart by size).
     /// - Throws: `HealthStoreError.tamperedRecord` when the block fails authentication (altered,
-    ///   another type's block, another key); `.corruptDatabase` when its size is not a whole
-    ///   number of entries.
+    ///   another type's block, another key); `.corruptDatabase` when its plaintext is not a
+    ///   whole block of its format.
     init(opening sealed: some DataProtocol, type: String, cipher: RecordCipher) throws {
-        guard let count = Self.entryCount(sealedCount: sealed.count) else {
+        let plaintextCount = sealed.count - Self.sealingOverhead
+        guard plaintextCount > 0 else {
             throw HealthStoreError(.corruptDatabase, "a value block has an invalid size")
         }
-        let opened = try cipher.openBlock(sealed, context: Self.context(type: type, count: count))
-        guard opened.count == count * Self.entrySize else {
-            throw HealthStoreError(.corruptDatabase, "a value block has an invalid size")
+        if plaintextCount % Self.format1EntrySize == 0 {
+            let count = plaintextCount / Self.format1EntrySize
+            let opened = try cipher.openBlock(sealed, context: Self.format1Context(type: type, count: count))
+            guard opened.count == count * Self.format1EntrySize else {
+                throw HealthStoreError(.corruptDatabase, "a value block has an invalid size")
+            }
+            storage = .format1(opened)
+            self.count = count
+        } else {
+            let opened = try cipher.openBlock(sealed, context: Self.context(type: type))
+            let entries = try opened.withUnsafeBytes { try Self.decode($0) }
+            storage = .format2(entries)
+            count = entries.count
         }
-        plaintext = opened
     }
 
     /// The value bits of entry `index`, after checking that the entry belongs to the row with
@@ -107,17 +352,26 @@ struct ValueBlock: Sendable {
         guard index >= 0, index < count, uuid.count == 16 else {
             throw HealthStoreError(.corruptDatabase, "a sample row points outside its value block")
         }
-        return try plaintext.withUnsafeBytes { bytes in
-            let base = index * Self.entrySize
-            for position in 0..<16 where bytes[base + position] != uuid[position] {
+        switch storage {
+        case .format2(let entries):
+            let entry = entries[index]
+            guard entry.uuidTail == Self.uuidTail(uuid), entry.startBits == start.bitPattern, entry.endBits == end.bitPattern else {
                 throw HealthStoreError(.tamperedRecord, "a value block entry does not belong to its row")
             }
-            let storedStart = bytes.loadUnaligned(fromByteOffset: base + 16, as: UInt64.self)
-            let storedEnd = bytes.loadUnaligned(fromByteOffset: base + 24, as: UInt64.self)
-            guard UInt64(littleEndian: storedStart) == start.bitPattern, UInt64(littleEndian: storedEnd) == end.bitPattern else {
-                throw HealthStoreError(.tamperedRecord, "a value block entry does not belong to its row")
+            return entry.valueBits
+        case .format1(let plaintext):
+            return try plaintext.withUnsafeBytes { bytes in
+                let base = index * Self.format1EntrySize
+                for position in 0..<16 where bytes[base + position] != uuid[position] {
+                    throw HealthStoreError(.tamperedRecord, "a value block entry does not belong to its row")
+                }
+                let storedStart = bytes.loadUnaligned(fromByteOffset: base + 16, as: UInt64.self)
+                let storedEnd = bytes.loadUnaligned(fromByteOffset: base + 24, as: UInt64.self)
+                guard UInt64(littleEndian: storedStart) == start.bitPattern, UInt64(littleEndian: storedEnd) == end.bitPattern else {
+                    throw HealthStoreError(.tamperedRecord, "a value block entry does not belong to its row")
+                }
+                return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: base + 32, as: UInt64.self))
             }
-            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: base + 32, as: UInt64.self))
         }
     }
 }

@@ -59,8 +59,7 @@ struct ValueBlockPlan: Sendable {
             firstBlock[index] = blocks.count
             for offset in stride(from: 0, to: group.count, by: ValueBlock.capacity) {
                 let chunk = group[offset..<min(offset + ValueBlock.capacity, group.count)]
-                let sealed = try cipher.sealBlock(ValueBlock.plaintext(chunk), context: ValueBlock.context(type: types[index], count: chunk.count))
-                blocks.append(Block(type: types[index], sealed: sealed))
+                blocks.append(Block(type: types[index], sealed: try ValueBlock.seal(chunk, type: types[index], cipher: cipher)))
             }
         }
         guard !blocks.isEmpty else { return }

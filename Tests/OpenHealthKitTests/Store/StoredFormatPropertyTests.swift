@@ -113,7 +113,22 @@ struct StoredLayoutTests {
         let entry = ValueBlock.Entry(uuid: uuid, start: 1.5, end: 61.5, valueBits: 1.2.bitPattern)
         let entryBytes = [UInt8](uuid.databaseBlob) + Self.littleEndian(1.5.bitPattern) + Self.littleEndian(61.5.bitPattern)
             + Self.littleEndian(1.2.bitPattern)
-        #expect(ValueBlock.plaintext([entry, entry]) == entryBytes + entryBytes)
+        #expect(ValueBlock.format1Plaintext([entry, entry]) == entryBytes + entryBytes)
+        // Format 2: the count; per entry a header (start form, end form, value form, value length),
+        // the UUID's last 8 bytes, the start, the end and the value.
+        let tail = [UInt8](uuid.databaseBlob)[8..<16]
+        let second = ValueBlock.Entry(uuid: uuid, start: 757_000_000, end: 757_000_060, valueBits: 1.25.bitPattern)
+        let third = ValueBlock.Entry(uuid: uuid, start: 756_999_940, end: 756_999_940, valueBits: 1.5.bitPattern)
+        var format2: [UInt8] = [3, 0, 0b1000_0101]
+        format2 += tail
+        format2 += Self.littleEndian(1.5.bitPattern) + Self.littleEndian(61.5.bitPattern) + Self.littleEndian(1.2.bitPattern)
+        format2 += [0b0010_0010]
+        format2 += tail
+        format2 += [0x80, 0x9D, 0xF7, 0xD1, 0x05, 60, 0xF4, 0x3F]
+        format2 += [0b0010_0000]
+        format2 += tail
+        format2 += [0x77, 0xF8, 0x3F]
+        #expect(ValueBlock.plaintext([entry, second, third]) == format2)
     }
 
     @Test("A unit string longer than 65,535 bytes is cut at that length, as before")

@@ -185,13 +185,14 @@ struct ValueBlockTests {
     }
 
     @Test("A row or block altered outside the store fails the statistics read instead of giving a wrong number",
-          arguments: Tampering.allCases)
-    func tampering(_ tampering: Tampering) async throws {
+          arguments: Tampering.allCases, [1, 2])
+    func tampering(_ tampering: Tampering, format: Int) async throws {
         let folder = TemporaryFolder()
         let store = TestStores.owner(folder)
         try await store.save(Self.heartRates(40, seed: 8))
         try await store.save(Self.heartRates(40, fromMinute: 100, seed: 9) + Self.stepSamples(40, seed: 10))
         _ = try await Self.figures(store)
+        if format == 1 { try await ValueBlockFormatTests.resealInFormat1(folder) }
         let heartRate = Self.heartRate.identifier
         let stepCount = Self.steps.identifier
         try await Self.edit(folder) { db in
