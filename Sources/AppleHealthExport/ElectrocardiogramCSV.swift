@@ -93,14 +93,15 @@ struct ElectrocardiogramCSV {
     }
 
     /// The electrocardiogram, with a sync identifier from the file's content (importing it
-    /// again stores nothing).
-    func electrocardiogram(digest: [UInt8]) throws -> HKElectrocardiogram {
+    /// again stores nothing) and the entries of `extra` added to its metadata.
+    func electrocardiogram(digest: [UInt8], extra: [String: Any]? = nil) throws -> HKElectrocardiogram {
         let end = recorded.addingTimeInterval(Double(microvolts.count) / samplingFrequency)
         var metadata: [String: Any] = [
             HKMetadataKeySyncIdentifier: AppleHealthImporter.syncIdentifierPrefix + "ecg:" + HexText.encode(digest),
             HKMetadataKeySyncVersion: 1,
         ]
         if let version = softwareVersion, let number = Double(version), number.isFinite { metadata[HKMetadataKeyAppleECGAlgorithmVersion] = number }
+        if let extra { metadata.merge(extra) { _, added in added } }
         return try HKElectrocardiogram(start: recorded, end: end, classification: classification, symptomsStatus: symptomsStatus,
                                        averageHeartRate: nil, samplingFrequency: HKQuantity(unit: .hertz(), doubleValue: samplingFrequency),
                                        microvolts: [.appleWatchSimilarToLeadI: microvolts], device: device, metadata: metadata)

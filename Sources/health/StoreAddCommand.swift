@@ -1,3 +1,4 @@
+import AppleHealthExport
 import ArgumentParser
 import Crypto
 import Foundation
@@ -31,6 +32,7 @@ struct StoreAddCommand: AsyncParsableCommand {
               health store add --type phq9 --answers 0,1,1,0,0,2,0,0,prefer-not-to-answer
               health store add --type audiogram --points 500:20/25,1000:15/20,4000:-/40
               health store add --type vision-prescription --right=-1.25/-0.5/90 --left=-1/-0.25/85 --expires 2028-11-20
+              health store add --type ecg --file ecg_2026-11-20.csv
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -89,6 +91,10 @@ struct StoreAddCommand: AsyncParsableCommand {
 
     @Option(help: "For a vision prescription: when it expires (ISO 8601); --start is when it was issued.")
     var expires: String?
+
+    @Option(help: ArgumentHelp("For an electrocardiogram: its CSV file as the Health app exports it (electrocardiograms/ecg_….csv).",
+                               valueName: "path"))
+    var file: String?
 
     @Option(name: .customLong("metadata"), help: "Metadata as key=value (repeatable); numbers and true/false are typed.")
     var metadata: [String] = []
@@ -179,6 +185,8 @@ struct StoreAddCommand: AsyncParsableCommand {
         case is HKPrescriptionType:
             sample = try MeasurementInput.prescription(right: right, left: left, brand: brand, issued: startDate,
                                                        expires: try expires.map(parseDate), metadata: metadata)
+        case is HKElectrocardiogramType:
+            sample = try Self.electrocardiogram(file: file, metadata: metadata)
         default:
             throw ValidationError("\(sampleType.displayName) samples cannot be added from the command line")
         }
@@ -187,6 +195,27 @@ struct StoreAddCommand: AsyncParsableCommand {
         // The value in the unit it was read in (glucose typed in mmol/L is shown in mmol/L; 180 for
         // height as 180 cm), so the person sees which unit a number without one was taken in.
         print("Saved \(saved.uuid.uuidString): \(SampleFormatter.valueText(saved, unit: typedUnit, formatter: formatter))")
+    }
+
+    /// The recording of an exported ECG file, with `metadata` added to the file's own.
+    private static func electrocardiogram(file: String?, metadata: [String: Any]?) throws -> HKElectrocardiogram {
+        guard let file else { throw ValidationError("--file is required for an electrocardiogram: its CSV as the Health app exports it") }
+        let url = URL(fileURLWithPath: file)
+        let size = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+        guard size <= ElectrocardiogramFile.maximumBytes else {
+            throw ValidationError("\(file) is larger than an electrocardiogram CSV can be (\(ElectrocardiogramFile.maximumBytes >> 20) MB)")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ValidationError("cannot read \(file): \((error as NSError).localizedDescription)")
+        }
+        do {
+            return try ElectrocardiogramFile.electrocardiogram(data, metadata: metadata)
+        } catch {
+            throw ValidationError("\(file): \(error.description)")
+        }
     }
 
     /// The sample with a device signature in its metadata.

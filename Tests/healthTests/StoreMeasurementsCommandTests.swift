@@ -149,4 +149,49 @@ struct StoreMeasurementsCommandTests {
         #expect(doseLines.status == 0 && doseLines.output.contains("Skipped: Lisinopril 10 MG Oral Tablet (scheduled "), "\(doseLines.output)")
         #expect(!doseLines.output.contains("rxnorm:314076"), "\(doseLines.output)")
     }
+
+    @Test("An ECG CSV as the Health app exports it is added with --file (every voltage, stored once however often it is added); a bad file is refused")
+    func electrocardiogramFromItsFile() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        // The layout of a real `ecg_2020-09-24.csv` (empty lines inside the header), 1,024 voltages.
+        var text = """
+            Name,Jane Appleseed
+            Date of Birth,"Jan 1, 1980"
+            Recorded Date,2026-11-20 18:05:12 +0200
+            Classification,Sinus Rhythm
+            Symptoms,Fatigue
+            Software Version,2
+            Device,"Apple Watch Series 6 (Watch6,1) - watchOS 7.0"
+            Sample Rate,512 hertz
+
+            Lead,Lead I
+            Unit,µV
+
+
+            """
+        for index in 0..<1_024 { text += "\(Double(index % 97) - 48.5)\n" }
+        let file = runner.folder.appendingPathComponent("ecg_2026-11-20.csv")
+        try Data(text.utf8).write(to: file)
+        let saved = try await add(runner, ["--type", "ecg", "--file", file.path, "--metadata", "note=after the run"])
+        #expect(saved == "Sinus rhythm, 1024 measurements at 512 Hz, with symptoms", "\(saved)")
+        _ = try await add(runner, ["--type", "ecg", "--file", file.path])
+        let listed = try await query(runner, "ecg")
+        #expect(listed.count == 1, "the same file added twice is one recording")
+        let ecg = try #require(listed.first)
+        #expect(ecg["start"] as? String == "2026-11-20T16:05:12Z" && ecg["numberOfVoltageMeasurements"] as? Int == 1_024)
+        #expect(ecg["end"] as? String == "2026-11-20T16:05:14Z")
+        let metadata = try #require(ecg["metadata"] as? [String: Any])
+        #expect(metadata["note"] as? String == "after the run")
+        #expect((metadata["HKMetadataKeySyncIdentifier"] as? String)?.hasPrefix("apple-health-export:ecg:") == true)
+
+        try Data("Name,Jane\nRecorded Date,2026-11-20 18:05:12 +0200\n12\nnot a voltage\n".utf8).write(to: file)
+        let bad = try await runner.run(["store", "add", "--type", "ecg", "--file", file.path])
+        #expect(bad.status == 2 && bad.error.contains("line 4: an electrocardiogram CSV has a value that is not a number"), "\(bad.error)")
+        let missing = try await runner.run(["store", "add", "--type", "ecg"])
+        #expect(missing.status == 2 && missing.error.contains("--file is required for an electrocardiogram"), "\(missing.error)")
+        let absent = try await runner.run(["store", "add", "--type", "ecg", "--file", runner.folder.appendingPathComponent("none.csv").path])
+        #expect(absent.status == 2 && absent.error.contains("cannot read"), "\(absent.error)")
+        #expect(try await query(runner, "ecg").count == 1)
+    }
 }
