@@ -305,3 +305,257 @@ enum MetadataCodec {
         return nil
     }
 }
+
+// MARK: - The binary form (flag 32 in a sealed record)
+
+extension MetadataCodec {
+    /// The well-known metadata keys, each stored as one byte: its position here plus one.
+    /// Stored data: this table is only ever appended to (a key's code never changes and is never
+    /// reused); `StoredLayoutTests` pins it. Keys not here are stored as their UTF-8 text.
+    static let wellKnownKeys: [String] = [
+        "HKMetadataKeySyncIdentifier", "HKMetadataKeySyncVersion", "HKMetadataKeyHeartRateMotionContext", "HKTimeZone", "HKWasUserEntered",
+        "HKExternalUUID", "HKMetadataKeyDevicePlacementSide", "HKMetadataKeyAppleDeviceCalibrated", "HKIndoorWorkout", "HKAverageMETs",
+        "HKDeviceSerialNumber", "HKBodyTemperatureSensorLocation", "HKHeartRateSensorLocation", "HKMetadataKeyUserMotionContext",
+        "HKMetadataKeySessionEstimate", "HKMetadataKeyHeartRateRecoveryTestType", "HKMetadataKeyHeartRateRecoveryActivityType",
+        "HKMetadataKeyHeartRateRecoveryActivityDuration", "HKMetadataKeyHeartRateRecoveryMaxObservedRecoveryHeartRate", "HKFoodType",
+        "HKUDIDeviceIdentifier", "HKUDIProductionIdentifier", "HKDigitalSignature", "HKDeviceName", "HKDeviceManufacturerName",
+        "HKWasTakenInLab", "HKReferenceRangeLowerLimit", "HKReferenceRangeUpperLimit", "HKWorkoutBrandName", "HKGroupFitness",
+        "HKMetadataKeyAppleFitnessPlusSession", "HKCoachedWorkout", "HKWeatherCondition", "HKWeatherTemperature", "HKWeatherHumidity",
+        "HKSexualActivityProtectionUsed", "HKMenstrualCycleStart", "HKLapLength", "HKSwimmingLocationType", "HKSwimmingStrokeStyle",
+        "HKInsulinDeliveryReason", "HKBloodGlucoseMealTime", "HKVO2MaxTestType", "HKAverageSpeed", "HKMaximumSpeed", "HKAlpineSlopeGrade",
+        "HKElevationAscended", "HKElevationDescended", "HKFitnessMachineDuration", "HKIndoorBikeDistance", "HKCrossTrainerDistance",
+        "HKHeartRateEventThreshold", "HKMetadataKeyAudioExposureLevel", "HKMetadataKeyAudioExposureDuration",
+        "HKMetadataKeyAppleECGAlgorithmVersion", "HKMetadataKeyBarometricPressure", "HKVO2MaxValue", "HKLowCardioFitnessEventThreshold",
+        "HKDateOfEarliestDataUsedForEstimate", "HKAlgorithmVersion", "HKSWOLFScore", "HKMetadataKeyQuantityClampedToLowerBound",
+        "HKMetadataKeyQuantityClampedToUpperBound", "HKMetadataKeyGlassesPrescriptionDescription", "HKMetadataKeyWaterSalinity",
+        "HKMetadataKeyHeadphoneGain", "HKCyclingCyclingFunctionalThresholdPowerTestType", "HKActivityType", "HKPhysicalEffortEstimationType",
+        "HKMetadataKeyMaximumLightIntensity",
+    ]
+
+    private static let wellKnownCodes: [String: UInt8] = Dictionary(
+        uniqueKeysWithValues: wellKnownKeys.enumerated().map { ($0.element, UInt8($0.offset + 1)) })
+
+    /// The type byte of a value in the binary form.
+    private enum BinaryTag: UInt8 {
+        /// Varint length, UTF-8 bytes.
+        case string = 0
+        case `false` = 1
+        case `true` = 2
+        /// Zigzag varint.
+        case integer = 3
+        /// The `Double`'s 8 bytes (little-endian bits).
+        case double = 4
+        /// `timeIntervalSinceReferenceDate`'s 8 bytes.
+        case date = 5
+        /// The value's 8 bytes, varint length, the unit's UTF-8 bytes.
+        case quantity = 6
+        /// An import's sync identifier: ``importSyncPrefix`` and the lowercase hex of these 32 bytes.
+        case importDigest = 7
+        /// As `importDigest`, followed by a suffix: the 32 bytes, varint length, the suffix's UTF-8 bytes.
+        case importDigestSuffix = 8
+    }
+
+    /// Metadata in the binary form a sealed record keeps with flag 32: a varint count of entries,
+    /// then per entry a key byte (a ``wellKnownKeys`` code, or 0 followed by a varint length and
+    /// the key's UTF-8 bytes), a ``BinaryTag`` and the value. Entries are ordered by key byte, then
+    /// key bytes. Every value is kept bit for bit, so ``expandBinary(_:offset:)`` gives back exactly
+    /// `json`; nil when it would not (checked), so the caller keeps `json`.
+    static func compactBinary(_ values: [String: Value], json: Data) -> [UInt8]? {
+        var entries: [(code: UInt8, key: String, value: Value)] = []
+        entries.reserveCapacity(values.count)
+        var capacity = 2
+        for (key, value) in values {
+            let code = wellKnownCodes[key] ?? 0
+            capacity += code == 0 ? key.utf8.count + 4 : 2
+            switch value {
+            case .string(let text), .quantity(_, unit: let text): capacity += text.utf8.count + 12
+            default: capacity += 10
+            }
+            entries.append((code, key, value))
+        }
+        entries.sort { left, right in
+            left.code != right.code ? left.code < right.code : left.key.utf8.lexicographicallyPrecedes(right.key.utf8)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(capacity)
+        appendVarint(UInt64(entries.count), to: &bytes)
+        for entry in entries {
+            bytes.append(entry.code)
+            if entry.code == 0 { appendText(entry.key, to: &bytes) }
+            switch entry.value {
+            case .string(let text):
+                if let (digest, suffix) = importDigest(text) {
+                    bytes.append(suffix.isEmpty ? BinaryTag.importDigest.rawValue : BinaryTag.importDigestSuffix.rawValue)
+                    bytes.append(contentsOf: digest)
+                    if !suffix.isEmpty {
+                        appendVarint(UInt64(suffix.count), to: &bytes)
+                        bytes.append(contentsOf: suffix)
+                    }
+                } else {
+                    bytes.append(BinaryTag.string.rawValue)
+                    appendText(text, to: &bytes)
+                }
+            case .bool(let flag):
+                bytes.append(flag ? BinaryTag.true.rawValue : BinaryTag.false.rawValue)
+            case .integer(let number):
+                bytes.append(BinaryTag.integer.rawValue)
+                appendVarint(UInt64(bitPattern: (number << 1) ^ (number >> 63)), to: &bytes)
+            case .double(let number):
+                bytes.append(BinaryTag.double.rawValue)
+                appendLittleEndian(number.bitPattern, to: &bytes)
+            case .date(let date):
+                bytes.append(BinaryTag.date.rawValue)
+                appendLittleEndian(date.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
+            case .quantity(let number, let unit):
+                bytes.append(BinaryTag.quantity.rawValue)
+                appendLittleEndian(number.bitPattern, to: &bytes)
+                appendText(unit, to: &bytes)
+            }
+        }
+        // The check `compactSync` makes: the form is kept only when it expands to the exact JSON.
+        var offset = 0
+        guard let expanded = try? bytes.withUnsafeBufferPointer({ try expandBinary($0, offset: &offset) }),
+              offset == bytes.count, expanded == json else { return nil }
+        return bytes
+    }
+
+    /// The metadata JSON (`encode`) of a binary form ``compactBinary(_:json:)`` wrote, read from
+    /// `bytes` at `offset`; `offset` moves past it (the form carries its own length).
+    static func expandBinary(_ bytes: UnsafeBufferPointer<UInt8>, offset: inout Int) throws -> Data {
+        let values = try decodeBinary(bytes, offset: &offset)
+        do {
+            return try encode(values)
+        } catch {
+            throw HealthStoreError(.corruptDatabase, "sealed binary metadata does not encode: \(error)")
+        }
+    }
+
+    /// The values of a binary form, read from `bytes` at `offset`.
+    static func decodeBinary(_ bytes: UnsafeBufferPointer<UInt8>, offset: inout Int) throws -> [String: Value] {
+        func corrupt(_ what: String) -> HealthStoreError { HealthStoreError(.corruptDatabase, "sealed binary metadata \(what)") }
+        func byte() throws -> UInt8 {
+            guard offset < bytes.count else { throw corrupt("is truncated") }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+        func varint() throws -> UInt64 {
+            var value: UInt64 = 0
+            for shift in stride(from: UInt64(0), to: 64, by: 7) {
+                let next = try byte()
+                guard shift < 63 || next <= 1 else { throw corrupt("has an overlong number") }
+                value |= UInt64(next & 0x7F) << shift
+                if next & 0x80 == 0 { return value }
+            }
+            throw corrupt("has an overlong number")
+        }
+        func raw(_ count: Int) throws -> UnsafeBufferPointer<UInt8> {
+            guard count >= 0, bytes.count - offset >= count else { throw corrupt("is truncated") }
+            defer { offset += count }
+            return UnsafeBufferPointer(rebasing: bytes[offset..<(offset + count)])
+        }
+        /// A finite `Double` (a save never stores another: its JSON could not be written).
+        func finite() throws -> Double {
+            let value = Double(bitPattern: try raw(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+            guard value.isFinite else { throw corrupt("has a number that is not finite") }
+            return value
+        }
+        func text() throws -> String {
+            let length = try varint()
+            guard length <= UInt64(bytes.count - offset) else { throw corrupt("is truncated") }
+            guard let text = String(validating: try raw(Int(length)), as: UTF8.self) else { throw corrupt("has text that is not UTF-8") }
+            return text
+        }
+        func identifier(_ digest: UnsafeBufferPointer<UInt8>, suffix: String) -> String {
+            var utf8 = Array(importSyncPrefix.utf8)
+            utf8.reserveCapacity(utf8.count + 64 + suffix.utf8.count)
+            for byte in digest {
+                utf8.append(hexDigits[Int(byte >> 4)])
+                utf8.append(hexDigits[Int(byte & 0x0F)])
+            }
+            utf8.append(contentsOf: suffix.utf8)
+            return String(decoding: utf8, as: UTF8.self)
+        }
+        let count = try varint()
+        var values: [String: Value] = [:]
+        var read: UInt64 = 0
+        while read < count {
+            read += 1
+            let code = try byte()
+            let key: String
+            if code == 0 {
+                key = try text()
+            } else {
+                guard Int(code) <= wellKnownKeys.count else { throw corrupt("has an unknown key code") }
+                key = wellKnownKeys[Int(code) - 1]
+            }
+            guard !key.isEmpty, values[key] == nil else { throw corrupt("has an empty or repeated key") }
+            guard let tag = BinaryTag(rawValue: try byte()) else { throw corrupt("has an unknown value type") }
+            switch tag {
+            case .string: values[key] = .string(try text())
+            case .false: values[key] = .bool(false)
+            case .true: values[key] = .bool(true)
+            case .integer:
+                let zigzag = try varint()
+                values[key] = .integer(Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
+            case .double: values[key] = .double(try finite())
+            case .date: values[key] = .date(Date(timeIntervalSinceReferenceDate: try finite()))
+            case .quantity:
+                let number = try finite()
+                values[key] = .quantity(number, unit: try text())
+            case .importDigest: values[key] = .string(identifier(try raw(32), suffix: ""))
+            case .importDigestSuffix:
+                let digest = try raw(32)
+                values[key] = .string(identifier(digest, suffix: try text()))
+            }
+        }
+        return values
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// The digest bytes of an import's sync identifier (``importSyncPrefix``, 64 lowercase hex
+    /// digits) and what follows them; nil for any other text.
+    private static func importDigest(_ identifier: String) -> (digest: [UInt8], suffix: Substring.UTF8View)? {
+        let utf8 = identifier.utf8
+        let prefix = importSyncPrefix.utf8
+        guard utf8.count >= prefix.count + 64, utf8.starts(with: prefix) else { return nil }
+        var digest: [UInt8] = []
+        digest.reserveCapacity(32)
+        var high: UInt8?
+        let hexStart = utf8.index(utf8.startIndex, offsetBy: prefix.count)
+        let hexEnd = utf8.index(hexStart, offsetBy: 64)
+        for character in utf8[hexStart..<hexEnd] {
+            let nibble: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            if let first = high {
+                digest.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return (digest, utf8[hexEnd...])
+    }
+
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    private static func appendText(_ text: String, to bytes: inout [UInt8]) {
+        appendVarint(UInt64(text.utf8.count), to: &bytes)
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private static func appendLittleEndian(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+}

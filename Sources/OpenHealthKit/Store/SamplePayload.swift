@@ -13,6 +13,11 @@ import Foundation
 /// JSON of the other entries, if any. Decoding expands it to the same JSON bytes the sample was
 /// saved with, so `metadata` always holds ``MetadataCodec``'s JSON.
 ///
+/// Flag 32 (with flag 1) marks binary metadata (``MetadataCodec/compactBinary(_:json:)``): every
+/// entry as a one-byte well-known key code (or its key's text) and a typed value, an import's
+/// sync identifier as its digest's 32 bytes. It carries its own length (no 4-byte prefix).
+/// Decoding expands it to the same JSON bytes too. Flags 8 and 32 are never both set.
+///
 /// Flag 16 (v19-devices) replaces the device's JSON section by a reference: the 16 bytes of
 /// the keyed hash its `device` row is found by (no length prefix). `device` is then nil after
 /// decoding; reading expands it from the row (``DecodingContext/device(_:)``).
@@ -26,6 +31,7 @@ struct SamplePayload {
         static let extra = Flags(rawValue: 4)
         static let compactMetadata = Flags(rawValue: 8)
         static let deviceReference = Flags(rawValue: 16)
+        static let binaryMetadata = Flags(rawValue: 32)
     }
 
     /// The length of a device reference (``RecordCipher/indexHash(_:)``'s).
@@ -38,6 +44,9 @@ struct SamplePayload {
     /// The compact form of `metadata`, written in its place when set (the save path sets it only
     /// for metadata it expands back to exactly `metadata`).
     var compactMetadata: [UInt8]?
+    /// The binary form of `metadata`, written in its place when set (before `compactMetadata`);
+    /// the save path sets it only for metadata it expands back to exactly `metadata`.
+    var binaryMetadata: [UInt8]?
     /// The keyed hash of the `device` row holding the device's JSON, written in place of
     /// `device` when set (16 bytes).
     var deviceReference: Data?
@@ -67,9 +76,11 @@ struct SamplePayload {
     /// The layout above as bytes, what the save path seals.
     func encodedBytes() -> [UInt8] {
         var flags = Flags()
-        let compact = metadata == nil ? nil : compactMetadata
+        let binary = metadata == nil ? nil : binaryMetadata
+        let compact = metadata == nil || binary != nil ? nil : compactMetadata
         if metadata != nil { flags.insert(.metadata) }
         if compact != nil { flags.insert(.compactMetadata) }
+        if binary != nil { flags.insert(.binaryMetadata) }
         let reference = deviceReference.flatMap { $0.count == Self.deviceReferenceCount ? $0 : nil }
         if reference != nil {
             flags.insert(.deviceReference)
@@ -77,7 +88,7 @@ struct SamplePayload {
             flags.insert(.device)
         }
         if extra != nil { flags.insert(.extra) }
-        let metadataCount = compact?.count ?? metadata?.count ?? 0
+        let metadataCount = binary?.count ?? compact?.count ?? metadata?.count ?? 0
         let deviceCount = reference?.count ?? device?.count ?? 0
         var writer = ByteWriter(capacity: 10 + metadataCount + deviceCount + (extra?.count ?? 0) + 12)
         writer.byte(Self.format)
@@ -88,7 +99,9 @@ struct SamplePayload {
             writer.uint32(UInt32(data.count))
             writer.append(data)
         }
-        if let compact {
+        if let binary {
+            writer.append(bytes: binary)
+        } else if let compact {
             writer.uint32(UInt32(compact.count))
             writer.append(bytes: compact)
         } else {
@@ -128,9 +141,21 @@ struct SamplePayload {
             defer { offset += length }
             return data.subdata(in: offset..<(offset + length))
         }
-        var metadata = flags.contains(.metadata) ? try section() : nil
-        if flags.contains(.compactMetadata), let compact = metadata {
-            metadata = try MetadataCodec.expandCompactSync(compact)
+        var metadata: Data?
+        if flags.contains(.binaryMetadata) {
+            guard flags.contains(.metadata), !flags.contains(.compactMetadata) else {
+                throw HealthStoreError(.corruptDatabase, "sealed sample has binary metadata flags without their section")
+            }
+            var relative = offset - data.startIndex
+            metadata = try data.withUnsafeBytes { raw in
+                try MetadataCodec.expandBinary(raw.assumingMemoryBound(to: UInt8.self), offset: &relative)
+            }
+            offset = data.startIndex + relative
+        } else if flags.contains(.metadata) {
+            metadata = try section()
+            if flags.contains(.compactMetadata), let compact = metadata {
+                metadata = try MetadataCodec.expandCompactSync(compact)
+            }
         }
         let device = flags.contains(.device) ? try section() : nil
         var reference: Data?

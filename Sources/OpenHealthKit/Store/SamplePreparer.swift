@@ -274,8 +274,12 @@ struct SamplePreparer {
         // (`HealthDatabase+SyncIndex.swift`): four keyed hashes and about 200 bytes a sample.
         let syncInColumns = healthRecordKey == nil && syncHash != nil
         let index = Self.metadataIndex(metadataValues, cipher: cipher, syncInColumns: syncInColumns)
-        // An import's sync identifier is sealed as its digest's 32 bytes (`SamplePayload`), not as 140 bytes of JSON.
-        if syncInColumns, metadata != nil { payload.compactMetadata = MetadataCodec.compactSync(metadataValues) }
+        // Metadata is sealed in binary (`SamplePayload`): well-known keys as one byte, an import's sync identifier
+        // as its digest's 32 bytes. A health record keeps its JSON (its content version hashes the record as saved).
+        if let metadata, kind != .clinicalRecord, kind != .verifiableRecord {
+            payload.binaryMetadata = MetadataCodec.compactBinary(metadataValues, json: metadata)
+            if payload.binaryMetadata == nil, syncInColumns { payload.compactMetadata = MetadataCodec.compactSync(metadataValues) }
+        }
         // The device is sealed once in its `device` row (v19-devices) and referred to by its keyed hash; a
         // health record keeps its own (its content version hashes the record as saved).
         var storedDevice: PreparedDevice?

@@ -131,6 +131,58 @@ struct StoredLayoutTests {
         #expect(ValueBlock.plaintext([entry, second, third]) == format2)
     }
 
+    /// An import's heart rate: digest bytes 0...31, version 1, motion context 1, as JSON.
+    static let heartRateJSON = "{\"HKMetadataKeyHeartRateMotionContext\":{\"i\":1},\"HKMetadataKeySyncIdentifier\":{\"s\":\"apple-health-export:"
+        + (0..<32).map { String(format: "%02x", $0) }.joined() + "\"},\"HKMetadataKeySyncVersion\":{\"i\":1}}"
+
+    @Test("Records sealed before binary metadata (plain JSON, flag 8's compact sync form) still read the same")
+    func oldMetadataForms() throws {
+        let digest = [UInt8](0..<32)
+        let reference = [UInt8](repeating: 0xAB, count: 16)
+        let motion = Array("{\"HKMetadataKeyHeartRateMotionContext\":{\"i\":1}}".utf8)
+        // Flag 8 (with 1 and 16): 4-byte length, 32 digest bytes, 8-byte version, JSON of the others; the device reference.
+        let compact: [UInt8] = [SamplePayload.format, 1 | 8 | 16] + Self.littleEndian(72.0.bitPattern) + Self.littleEndian(UInt32(40 + motion.count))
+            + digest + Self.littleEndian(UInt64(1)) + motion + reference
+        let fromCompact = try SamplePayload(decoding: Data(compact))
+        #expect(fromCompact.metadata == Data(Self.heartRateJSON.utf8))
+        #expect(fromCompact.deviceReference == Data(reference) && fromCompact.doubleValue == 72)
+        // Plain JSON (flag 1), with the device's JSON (flag 2).
+        let json = Array(Self.heartRateJSON.utf8)
+        let plain: [UInt8] = [SamplePayload.format, 1 | 2] + Self.littleEndian(72.0.bitPattern) + Self.littleEndian(UInt32(json.count)) + json
+            + Self.littleEndian(UInt32(2)) + Array("{}".utf8)
+        let fromPlain = try SamplePayload(decoding: Data(plain))
+        #expect(fromPlain.metadata == Data(json) && fromPlain.device == Data("{}".utf8) && fromPlain.deviceReference == nil)
+    }
+
+    @Test("Binary metadata (flag 32) has its documented layout: count, key code, type, value; no length prefix")
+    func binaryMetadataLayout() throws {
+        let values = try MetadataCodec.decode(Data(Self.heartRateJSON.utf8))
+        let json = try MetadataCodec.encode(values)
+        #expect(json == Data(Self.heartRateJSON.utf8))
+        let binary = try #require(MetadataCodec.compactBinary(values, json: json))
+        // 3 entries: sync identifier (code 1) as an import digest (type 7), version (code 2) and motion context (code 3) as zigzag integers (type 3).
+        #expect(binary == [3, 1, 7] + [UInt8](0..<32) + [2, 3, 2] + [3, 3, 2])
+        var payload = SamplePayload(double: 72, metadata: json, device: nil, extra: nil)
+        payload.binaryMetadata = binary
+        payload.compactMetadata = MetadataCodec.compactSync(values)
+        payload.deviceReference = Data(repeating: 0xAB, count: 16)
+        let pinned: [UInt8] = [SamplePayload.format, 1 | 16 | 32] + Self.littleEndian(72.0.bitPattern) + binary + [UInt8](repeating: 0xAB, count: 16)
+        #expect(payload.encodedBytes() == pinned)
+        let decoded = try SamplePayload(decoding: Data(pinned))
+        #expect(decoded.metadata == json && decoded.deviceReference == Data(repeating: 0xAB, count: 16))
+        // An app's own metadata: inline keys (code 0, length, text), text, Booleans, doubles, dates and quantities.
+        let app: [String: MetadataCodec.Value] = ["tag": .string("x"), HKMetadataKeyWasUserEntered: .bool(true), "d": .double(-0.0),
+                                                  HKMetadataKeyTimeZone: .string("UTC"), "t": .date(Date(timeIntervalSinceReferenceDate: 1.5)),
+                                                  HKMetadataKeyLapLength: .quantity(25, unit: "m")]
+        let appBinary = try #require(MetadataCodec.compactBinary(app, json: MetadataCodec.encode(app)))
+        // Ordered by key byte (inline keys, code 0, first), then by key bytes.
+        let expected: [UInt8] = [6] + [0, 1] + Array("d".utf8) + [4] + Self.littleEndian((-0.0).bitPattern)
+            + [0, 1] + Array("t".utf8) + [5] + Self.littleEndian(1.5.bitPattern)
+            + [0, 3] + Array("tag".utf8) + [0, 1] + Array("x".utf8)
+            + [4, 0, 3] + Array("UTC".utf8) + [5, 2] + [38, 6] + Self.littleEndian(25.0.bitPattern) + [1] + Array("m".utf8)
+        #expect(appBinary == expected)
+    }
+
     @Test("A unit string longer than 65,535 bytes is cut at that length, as before")
     func longUnit() throws {
         let unit = String(repeating: "m", count: 70_000)

@@ -129,11 +129,14 @@ struct SyncColumnIndexTests {
         #expect(try await Self.syncIndexRows(folder, cipher: database.cipher) == 1)
         // The tags and the motion context stay indexed.
         #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM metadata_index") == 1 + 8)
-        // An import's record is sealed with its sync identifier's 32 bytes, not its JSON.
+        // Metadata is sealed in binary (issue 36): an import's sync identifier as its 32 digest bytes, an app's as its
+        // text, both keys and versions as a byte or two. Format, flags, value, metadata, quantity details (4 + 20 bytes:
+        // 60 count/min), nonce and tag.
         let sizes = try await database.writer.read { db in
             try Int.fetchAll(db, sql: "SELECT length(sealed) FROM sample ORDER BY start")
         }
-        #expect(sizes[5] < 120 && sizes[12] > 120, "\(sizes)")
+        #expect(sizes[5] == 2 + 8 + (1 + 34 + 3) + 24 + 28, "\(sizes)")
+        #expect(sizes[12] == 2 + 8 + (1 + 14 + 3) + 24 + 28, "\(sizes)")
     }
 
     @Test("A store written the old way (sync metadata indexed, records sealed as JSON) migrates: same findings, same metadata")
