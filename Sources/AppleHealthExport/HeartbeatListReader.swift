@@ -43,11 +43,11 @@ enum HeartbeatListReader {
 
     /// A time of day such as `7:48:07.51 AM`, `12:01:00.1 PM` or `19:48:07.51`, in seconds.
     static func secondsOfDay(time text: String) -> TimeInterval? {
-        var clock = text.trimmingCharacters(in: .whitespaces)
+        var clock = trimmed(Substring(text))
         var meridiem: String?
         for suffix in ["AM", "PM", "am", "pm"] where clock.hasSuffix(suffix) {
             meridiem = suffix.uppercased()
-            clock = String(clock.dropLast(2)).trimmingCharacters(in: .whitespaces)
+            clock = trimmed(clock.dropLast(2))
         }
         let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, let hour = number(Array(parts[0].utf8)[...]), let minute = number(Array(parts[1].utf8)[...]),
@@ -64,6 +64,20 @@ enum HeartbeatListReader {
             guard hour < 24 else { return nil }
         }
         return TimeInterval(hours * 3_600 + minute * 60) + seconds
+    }
+
+    /// `text` as `trimmingCharacters(in: .whitespaces)` leaves it, without bridging each beat's time to NSString when only
+    /// plain spaces surround visible ASCII (`7:48:07.51 AM`); other text goes to Foundation.
+    static func trimmed(_ text: Substring) -> String {
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var end = utf8.endIndex
+        while start < end, utf8[start] == 0x20 { start = utf8.index(after: start) }
+        while start < end, utf8[utf8.index(before: end)] == 0x20 { end = utf8.index(before: end) }
+        if start < end, (0x21...0x7E).contains(utf8[start]), (0x21...0x7E).contains(utf8[utf8.index(before: end)]) {
+            return String(text[start..<end])
+        }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     private static func number(_ digits: ArraySlice<UInt8>) -> Int? {

@@ -61,5 +61,18 @@ struct HeartbeatSeriesImportTests {
     @Test("Beat times in 12- and 24-hour forms", arguments: clockTimes)
     func times(text: String, seconds: Double) {
         #expect(HeartbeatListReader.secondsOfDay(time: text).map { abs($0 - seconds) < 1e-9 } == true)
+        // With a narrow no-break space before AM/PM (as recent iOS writes it) and spaces or tabs around.
+        let spaced = " \t" + text.replacingOccurrences(of: " ", with: "\u{202F}") + "\u{00A0} "
+        #expect(HeartbeatListReader.secondsOfDay(time: spaced).map { abs($0 - seconds) < 1e-9 } == true)
+    }
+
+    @Test("Beat times are trimmed as trimmingCharacters(in: .whitespaces) trims them")
+    func trimmedAsFoundation() {
+        let pieces: [String] = [" ", "\t", "\n", "\r", "\u{00A0}", "\u{2009}", "\u{202F}", "\u{3000}", "\u{200B}", "\u{301}", "7", ":", "AM", "é", "🫀"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? " " }.joined()
+            #expect(HeartbeatListReader.trimmed(Substring(text)) == text.trimmingCharacters(in: .whitespaces), "\(Array(text.unicodeScalars))")
+        }
     }
 }
