@@ -103,7 +103,32 @@ struct ExportBodyReader {
     /// is well formed and a character XML allows, and returns its scalar value and length
     /// (not consumed).
     private mutating func scalar() throws(AppleHealthExportError) -> (value: UInt32, length: Int) {
-        guard let lead = peek() else { throw truncated("a character") }
+        guard peek() != nil else { throw truncated("a character") }
+        _ = ensure(4)
+        let start = position
+        switch buffer.withUnsafeBufferPointer({ Self.utf8Scalar(in: $0, at: start) }) {
+        case .scalar(let value, let length): return (value, length)
+        case .endsEarly: throw truncated("a character")
+        case .notWellFormed: throw malformed("the file is not well-formed UTF-8")
+        case .notAllowed: throw malformed("the file holds a character XML does not allow")
+        }
+    }
+
+    /// What ``utf8Scalar(in:at:)`` read.
+    enum UTF8Scalar: Equatable {
+        case scalar(UInt32, length: Int)
+        /// The bytes end inside the sequence.
+        case endsEarly
+        case notWellFormed
+        /// U+FFFE or U+FFFF.
+        case notAllowed
+    }
+
+    /// The UTF-8 sequence at `index` of `bytes`, whose lead byte is 0x80 or more: its scalar
+    /// value and length when it is well formed and a character XML allows (shared with
+    /// ``GPXByteReader``, which reads a whole file at once).
+    static func utf8Scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UTF8Scalar {
+        let lead = bytes[index]
         let length: Int
         var value: UInt32
         var low: UInt8 = 0x80, high: UInt8 = 0xBF
@@ -115,17 +140,17 @@ struct ExportBodyReader {
         case 0xF0: length = 4; value = 0; low = 0x90
         case 0xF1...0xF3: length = 4; value = UInt32(lead & 0x07)
         case 0xF4: length = 4; value = 4; high = 0x8F
-        default: throw malformed("the file is not well-formed UTF-8")
+        default: return .notWellFormed
         }
-        guard ensure(length) else { throw truncated("a character") }
-        for index in 1..<length {
-            let byte = buffer[position + index]
-            let (min, max) = index == 1 ? (low, high) : (UInt8(0x80), UInt8(0xBF))
-            guard byte >= min, byte <= max else { throw malformed("the file is not well-formed UTF-8") }
+        guard bytes.count - index >= length else { return .endsEarly }
+        for offset in 1..<length {
+            let byte = bytes[index + offset]
+            let (min, max) = offset == 1 ? (low, high) : (UInt8(0x80), UInt8(0xBF))
+            guard byte >= min, byte <= max else { return .notWellFormed }
             value = value << 6 | UInt32(byte & 0x3F)
         }
-        guard value != 0xFFFE, value != 0xFFFF else { throw malformed("the file holds a character XML does not allow") }
-        return (value, length)
+        guard value != 0xFFFE, value != 0xFFFF else { return .notAllowed }
+        return .scalar(value, length: length)
     }
 
     /// Checks the byte at the position as a character of text, a comment, a CDATA section or an
@@ -257,13 +282,20 @@ struct ExportBodyReader {
         guard let end = peek() else { throw truncated("a reference") }
         guard end == UInt8(ascii: ";") else { throw malformed("a reference is not well-formed or names an undeclared entity") }
         position += 1
-        switch entity {
-        case Array("lt".utf8): return 0x3C
-        case Array("gt".utf8): return 0x3E
-        case Array("amp".utf8): return 0x26
-        case Array("apos".utf8): return 0x27
-        case Array("quot".utf8): return 0x22
-        default: throw malformed("a reference names an undeclared entity (exports declare none)")
+        guard let value = Self.predefinedEntity(entity) else { throw malformed("a reference names an undeclared entity (exports declare none)") }
+        return value
+    }
+
+    /// The character one of XML's five predefined entities (`lt`, `gt`, `amp`, `apos`, `quot`)
+    /// stands for; nil for any other name.
+    static func predefinedEntity(_ name: some Collection<UInt8>) -> UInt32? {
+        switch name.count {
+        case 2 where name.elementsEqual("lt".utf8): return 0x3C
+        case 2 where name.elementsEqual("gt".utf8): return 0x3E
+        case 3 where name.elementsEqual("amp".utf8): return 0x26
+        case 4 where name.elementsEqual("apos".utf8): return 0x27
+        case 4 where name.elementsEqual("quot".utf8): return 0x22
+        default: return nil
         }
     }
 

@@ -118,8 +118,8 @@ final class PrologStrippedStream {
 /// such an instruction's data to Foundation as a null pointer, which Foundation's parser
 /// dereferences. A target is the bytes after `<?` up to white space, `<`, `>` or `?` (a name
 /// never holds those), so every instruction libxml2 would report without data is caught.
-/// export.xml is no longer read by `XMLParser` (``ExportBodyReader``); GPX route files are,
-/// through this filter.
+/// Neither export.xml (``ExportBodyReader``) nor GPX route files (``GPXByteReader``) are read by
+/// `XMLParser` any more; the tests' `XMLParser` oracles are, through this filter.
 struct InstructionFilter {
     private enum State {
         case text
