@@ -358,18 +358,30 @@ extension MetadataCodec {
     /// Metadata in the binary form a sealed record keeps with flag 32: a varint count of entries,
     /// then per entry a key byte (a ``wellKnownKeys`` code, or 0 followed by a varint length and
     /// the key's UTF-8 bytes), a ``BinaryTag`` and the value. Entries are ordered by key byte, then
-    /// key bytes. Every value is kept bit for bit, so ``expandBinary(_:offset:)`` gives back exactly
-    /// `json`; nil when it would not (checked), so the caller keeps `json`.
+    /// key bytes. Every key and value is kept bit for bit, so ``expandBinary(_:offset:)`` gives back
+    /// exactly `json` (`encode(values)`); nil when it would not, so the caller keeps `json`. That is
+    /// checked, as ``compactSync(_:)`` checks it: by expanding, except for text without control
+    /// characters and whole numbers under keys of ASCII letters (an import's metadata), whose JSON
+    /// ``plainEncoding(_:)`` writes from the keys' and values' bytes alone, which the form keeps
+    /// (their round trip is what `BinaryMetadataTests` tries).
     static func compactBinary(_ values: [String: Value], json: Data) -> [UInt8]? {
         var entries: [(code: UInt8, key: String, value: Value)] = []
         entries.reserveCapacity(values.count)
         var capacity = 2
+        var plain = true
         for (key, value) in values {
             let code = wellKnownCodes[key] ?? 0
             capacity += code == 0 ? key.utf8.count + 4 : 2
             switch value {
-            case .string(let text), .quantity(_, unit: let text): capacity += text.utf8.count + 12
-            default: capacity += 10
+            case .string(let text):
+                capacity += text.utf8.count + 12
+                if plain { plain = !withBytes(of: text) { $0.contains { $0 < 0x20 } } }
+            case .quantity(_, unit: let text): capacity += text.utf8.count + 12; plain = false
+            case .integer: capacity += 10
+            default: capacity += 10; plain = false
+            }
+            if plain {
+                plain = withBytes(of: key) { $0.allSatisfy { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") } }
             }
             entries.append((code, key, value))
         }
@@ -413,6 +425,7 @@ extension MetadataCodec {
             }
         }
         // The check `compactSync` makes: the form is kept only when it expands to the exact JSON.
+        if plain { return bytes }
         var offset = 0
         guard let expanded = try? bytes.withUnsafeBufferPointer({ try expandBinary($0, offset: &offset) }),
               offset == bytes.count, expanded == json else { return nil }

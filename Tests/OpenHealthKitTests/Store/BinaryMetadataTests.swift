@@ -113,11 +113,17 @@ struct BinaryMetadataTests {
         #expect(appJSON.count > 100)
     }
 
-    @Test("The binary form is refused when it would not expand to the JSON the save path holds")
+    @Test("Beyond text and whole numbers, the binary form is refused when it would not expand to the JSON the save path holds")
     func refusedWhenNotExact() throws {
-        let values: [String: MetadataCodec.Value] = ["HKTimeZone": .string("Europe/Zurich")]
-        #expect(MetadataCodec.compactBinary(values, json: Data("{}".utf8)) == nil)
-        #expect(MetadataCodec.compactBinary(values, json: try MetadataCodec.encode(values)) != nil)
+        for value: MetadataCodec.Value in [.double(2.5), .bool(true), .date(Date(timeIntervalSinceReferenceDate: 1)), .quantity(1, unit: "kg"),
+                                           .string("line\nbreak")] {
+            let values: [String: MetadataCodec.Value] = ["HKTimeZone": value]
+            #expect(MetadataCodec.compactBinary(values, json: Data("{}".utf8)) == nil)
+            #expect(MetadataCodec.compactBinary(values, json: try MetadataCodec.encode(values)) != nil)
+        }
+        // Keys other than ASCII letters are checked too.
+        let digits: [String: MetadataCodec.Value] = ["HKVO2MaxTestType": .integer(1)]
+        #expect(MetadataCodec.compactBinary(digits, json: Data("{}".utf8)) == nil)
     }
 
     @Test("The well-known key table is append-only: its codes are pinned")
