@@ -119,62 +119,65 @@ struct ValueBlock: Sendable {
 
     /// The format-2 plaintext of a block holding `entries` (1 to 65,535 of them), in order.
     static func plaintext(_ entries: some Collection<Entry>) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(3 + entries.count * 20)
-        func append(_ value: UInt64, count: Int) {
-            for index in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))) }
+        // At most 37 bytes an entry (header, tail, two 10-byte LEB128 numbers, value) and 8
+        // spare, so that every field is stored as 8 bytes and the position moves by its length.
+        let capacity = 3 + entries.count * 37 + 8
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, written in
+            guard let base = UnsafeMutableRawPointer(buffer.baseAddress) else { return }
+            var position = 0
+            func store(_ value: UInt64, count: Int) {
+                base.storeBytes(of: value.littleEndian, toByteOffset: position, as: UInt64.self)
+                position += count
+            }
+            func storeLEB128(_ value: UInt64) {
+                var rest = value
+                while rest >= 0x80 {
+                    base.storeBytes(of: UInt8(truncatingIfNeeded: rest) | 0x80, toByteOffset: position, as: UInt8.self)
+                    position += 1
+                    rest >>= 7
+                }
+                base.storeBytes(of: UInt8(truncatingIfNeeded: rest), toByteOffset: position, as: UInt8.self)
+                position += 1
+            }
+            store(UInt64(entries.count), count: 2)
+            var lastWholeStart: Int64 = 0
+            var lastValue: UInt64 = 0
+            for entry in entries {
+                let wholeStart = wholeSeconds(entry.start)
+                let sameEnd = entry.end.bitPattern == entry.start.bitPattern
+                var wholeEnd: Int64?
+                if !sameEnd, let wholeStart, let end = wholeSeconds(entry.end), end > wholeStart { wholeEnd = end }
+                let endForm: UInt8 = sameEnd ? 0 : wholeEnd == nil ? 2 : 1
+                let high = 8 - entry.valueBits.trailingZeroBitCount / 8
+                let difference = entry.valueBits ^ lastValue
+                let low = 8 - difference.leadingZeroBitCount / 8
+                let xorForm = low < high
+                var header = endForm << 1 | UInt8(xorForm ? low : high) << 4
+                if wholeStart == nil { header |= 1 }
+                if xorForm { header |= 1 << 3 }
+                store(UInt64(header), count: 1)
+                withUnsafeBytes(of: entry.uuid.uuid) { store(uuidTail($0), count: 8) }
+                if let wholeStart {
+                    storeLEB128(zigzag(wholeStart &- lastWholeStart))
+                    lastWholeStart = wholeStart
+                } else {
+                    store(entry.start.bitPattern, count: 8)
+                }
+                if let wholeEnd, let wholeStart {
+                    storeLEB128(UInt64(bitPattern: wholeEnd &- wholeStart))
+                } else if !sameEnd {
+                    store(entry.end.bitPattern, count: 8)
+                }
+                if xorForm {
+                    store(difference, count: low)
+                } else {
+                    store(high == 0 ? 0 : entry.valueBits >> (8 * UInt64(8 - high)), count: high)
+                }
+                lastValue = entry.valueBits
+            }
+            if position % format1EntrySize == 0 { store(0, count: 1) }
+            written = position
         }
-        func appendLEB128(_ value: UInt64) {
-            var rest = value
-            while rest >= 0x80 {
-                bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-                rest >>= 7
-            }
-            bytes.append(UInt8(truncatingIfNeeded: rest))
-        }
-        append(UInt64(entries.count), count: 2)
-        var lastWholeStart: Int64 = 0
-        var lastValue: UInt64 = 0
-        for entry in entries {
-            let wholeStart = wholeSeconds(entry.start)
-            let wholeEnd = entry.end.bitPattern == entry.start.bitPattern ? nil : wholeSeconds(entry.end)
-            let endForm: UInt8
-            if entry.end.bitPattern == entry.start.bitPattern {
-                endForm = 0
-            } else if let wholeStart, let wholeEnd, wholeEnd > wholeStart {
-                endForm = 1
-            } else {
-                endForm = 2
-            }
-            let high = 8 - entry.valueBits.trailingZeroBitCount / 8
-            let difference = entry.valueBits ^ lastValue
-            let low = 8 - difference.leadingZeroBitCount / 8
-            let xorForm = low < high
-            var header = endForm << 1 | UInt8(xorForm ? low : high) << 4
-            if wholeStart == nil { header |= 1 }
-            if xorForm { header |= 1 << 3 }
-            bytes.append(header)
-            withUnsafeBytes(of: entry.uuid.uuid) { append(uuidTail($0), count: 8) }
-            if let wholeStart {
-                appendLEB128(zigzag(wholeStart &- lastWholeStart))
-                lastWholeStart = wholeStart
-            } else {
-                append(entry.start.bitPattern, count: 8)
-            }
-            switch endForm {
-            case 1: appendLEB128(UInt64(bitPattern: (wholeEnd ?? 0) &- (wholeStart ?? 0)))
-            case 2: append(entry.end.bitPattern, count: 8)
-            default: break
-            }
-            if xorForm {
-                append(difference, count: low)
-            } else {
-                append(high == 0 ? 0 : entry.valueBits >> (8 * UInt64(8 - high)), count: high)
-            }
-            lastValue = entry.valueBits
-        }
-        if bytes.count % format1EntrySize == 0 { bytes.append(0) }
-        return bytes
     }
 
     /// The format-1 plaintext of a block holding `entries`, in order (blocks written before issue
@@ -249,8 +252,7 @@ struct ValueBlock: Sendable {
             }
             let length = Int(header >> 4)
             guard length <= 8 else { throw reader.corrupt }
-            var field: UInt64 = 0
-            for index in 0..<length { field |= UInt64(try reader.byte()) << (8 * UInt64(index)) }
+            let field = try reader.uint(length)
             let valueBits: UInt64
             if header & 8 == 0 {
                 valueBits = length == 0 ? 0 : field << (8 * UInt64(8 - length))
@@ -284,6 +286,19 @@ struct ValueBlock: Sendable {
             guard remaining >= 2 else { throw corrupt }
             defer { position += 2 }
             return UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self))
+        }
+
+        /// A little-endian number of `count` bytes (0…8).
+        mutating func uint(_ count: Int) throws -> UInt64 {
+            guard count > 0 else { return 0 }
+            guard remaining >= 8 else {
+                var field: UInt64 = 0
+                for index in 0..<count { field |= UInt64(try byte()) << (8 * UInt64(index)) }
+                return field
+            }
+            let field = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            position += count
+            return count == 8 ? field : field & ((1 << (8 * UInt64(count))) - 1)
         }
 
         mutating func uint64() throws -> UInt64 {
