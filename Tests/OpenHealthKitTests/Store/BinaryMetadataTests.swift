@@ -15,7 +15,7 @@ struct BinaryMetadataTests {
     static let texts = ["", "a", "Europe/Zurich", "é", "e\u{301}", "😀", "\u{0}", "\u{1}\n\t", "/\\\"", "8.248 kcal/hr·kg", "\u{FFFF}", "\u{7F}",
                         String(repeating: "x", count: 300)]
     static let doubles: [Double] = [0, -0.0, 1, -1, 2.5, 1e16, -1e300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
-                                    .leastNonzeroMagnitude, .leastNormalMagnitude, 0.1, 1.0 / 3, 9_007_199_254_740_993]
+                                    .leastNonzeroMagnitude, .leastNormalMagnitude, 0.1, 1.0 / 3, 9_007_199_254_740_994]
     static let integers: [Int64] = [0, 1, -1, 63, 64, -64, -65, 127, 128, 1 << 53, (1 << 53) + 1, .max, .min, .max - 1, .min + 1]
 
     static func digest(_ random: inout SplitMix64) -> String {
