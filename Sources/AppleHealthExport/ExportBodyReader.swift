@@ -256,18 +256,12 @@ struct ExportBodyReader {
             var digits = 0
             while true {
                 guard let byte = peek() else { throw truncated("a character reference") }
-                let digit: UInt32
-                switch byte {
-                case 0x30...0x39: digit = UInt32(byte - 0x30)
-                case 0x61...0x66 where radix == 16: digit = UInt32(byte - 0x61 + 10)
-                case 0x41...0x46 where radix == 16: digit = UInt32(byte - 0x41 + 10)
-                case UInt8(ascii: ";"):
+                if byte == UInt8(ascii: ";") {
                     position += 1
                     guard digits > 0, Self.isCharacter(value) else { throw malformed("a character reference is not to a character XML allows") }
                     return value
-                default:
-                    throw malformed("a character reference is not well-formed")
                 }
+                guard let digit = Self.referenceDigit(byte, radix: radix) else { throw malformed("a character reference is not well-formed") }
                 value = value * radix + digit
                 digits += 1
                 position += 1
@@ -284,6 +278,17 @@ struct ExportBodyReader {
         position += 1
         guard let value = Self.predefinedEntity(entity) else { throw malformed("a reference names an undeclared entity (exports declare none)") }
         return value
+    }
+
+    /// The value of a digit of a character reference (`&#38;`, `&#x26;`) in `radix` (10 or 16);
+    /// nil for a byte that is not one.
+    static func referenceDigit(_ byte: UInt8, radix: UInt32) -> UInt32? {
+        switch byte {
+        case 0x30...0x39: return UInt32(byte - 0x30)
+        case 0x61...0x66 where radix == 16: return UInt32(byte - 0x61 + 10)
+        case 0x41...0x46 where radix == 16: return UInt32(byte - 0x41 + 10)
+        default: return nil
+        }
     }
 
     /// The character one of XML's five predefined entities (`lt`, `gt`, `amp`, `apos`, `quot`)

@@ -210,16 +210,12 @@ struct GPXByteReader {
             var digits = 0
             while position < bytes.count {
                 let byte = bytes[position]
-                let digit: UInt32
-                switch byte {
-                case 0x30...0x39: digit = UInt32(byte - 0x30)
-                case 0x61...0x66 where radix == 16: digit = UInt32(byte - 0x61 + 10)
-                case 0x41...0x46 where radix == 16: digit = UInt32(byte - 0x41 + 10)
-                case UInt8(ascii: ";"):
+                if byte == UInt8(ascii: ";") {
                     position += 1
                     guard digits > 0, ExportBodyReader.isCharacter(value) else { throw malformed("a character reference is not to a character XML allows") }
                     return value
-                default:
+                }
+                guard let digit = ExportBodyReader.referenceDigit(byte, radix: radix) else {
                     throw malformed("a character reference is not well-formed")
                 }
                 value = value * radix + digit

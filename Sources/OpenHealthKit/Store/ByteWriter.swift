@@ -51,3 +51,19 @@ struct ByteWriter {
         string.withUTF8 { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.prefix(maxCount))) }
     }
 }
+
+/// Unsigned LEB128 ("varint"): seven bits a byte, least significant first, the high bit set on
+/// every byte but the last. The stored formats that write small numbers compactly (binary
+/// metadata, route blocks) share this writer.
+enum LEB128 {
+    /// Appends `value` to `bytes` (1 to 10 bytes).
+    @inline(__always)
+    static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+}

@@ -244,23 +244,7 @@ enum MetadataCodec {
         let utf8 = identifier.utf8
         let prefix = importSyncPrefix.utf8
         guard utf8.count == prefix.count + 64, utf8.starts(with: prefix) else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(compactSyncCount)
-        var high: UInt8?
-        for character in utf8.dropFirst(prefix.count) {
-            let nibble: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
-            default: return nil
-            }
-            if let first = high {
-                bytes.append(first << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
-            }
-        }
+        guard var bytes = lowercaseHexBytes(utf8.dropFirst(prefix.count), capacity: compactSyncCount) else { return nil }
         withUnsafeBytes(of: UInt64(bitPattern: version).littleEndian) { bytes.append(contentsOf: $0) }
         guard values.count > 2 else { return bytes }
         var others = values
@@ -532,12 +516,19 @@ extension MetadataCodec {
         let utf8 = identifier.utf8
         let prefix = importSyncPrefix.utf8
         guard utf8.count >= prefix.count + 64, utf8.starts(with: prefix) else { return nil }
-        var digest: [UInt8] = []
-        digest.reserveCapacity(32)
-        var high: UInt8?
         let hexStart = utf8.index(utf8.startIndex, offsetBy: prefix.count)
         let hexEnd = utf8.index(hexStart, offsetBy: 64)
-        for character in utf8[hexStart..<hexEnd] {
+        guard let digest = lowercaseHexBytes(utf8[hexStart..<hexEnd], capacity: 32) else { return nil }
+        return (digest, utf8[hexEnd...])
+    }
+
+    /// The bytes lowercase hex digits (an even count of `0`–`9`, `a`–`f`) spell, in an array
+    /// with room for `capacity` bytes; nil if any other character is there.
+    private static func lowercaseHexBytes(_ hex: some Sequence<UInt8>, capacity: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(capacity)
+        var high: UInt8?
+        for character in hex {
             let nibble: UInt8
             switch character {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
@@ -545,22 +536,17 @@ extension MetadataCodec {
             default: return nil
             }
             if let first = high {
-                digest.append(first << 4 | nibble)
+                bytes.append(first << 4 | nibble)
                 high = nil
             } else {
                 high = nibble
             }
         }
-        return (digest, utf8[hexEnd...])
+        return bytes
     }
 
     private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-        var rest = value
-        while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        bytes.append(UInt8(rest))
+        LEB128.append(value, to: &bytes)
     }
 
     private static func appendText(_ text: String, to bytes: inout [UInt8]) {

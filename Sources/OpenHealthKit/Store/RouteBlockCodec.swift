@@ -217,12 +217,7 @@ enum RouteBlockCodec {
 
     @inline(__always)
     private static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
-        var rest = value
-        while rest >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        out.append(UInt8(rest))
+        LEB128.append(value, to: &out)
     }
 
     @inline(__always)
