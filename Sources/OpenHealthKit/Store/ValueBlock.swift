@@ -6,10 +6,13 @@ import Foundation
 /// subkey (`RecordCipher.sealBlock`) and authenticates a label naming its format and the type
 /// identifier, so a block cannot serve another type nor be read in another format.
 ///
-/// **Format 2** (written since issue 36), about 18 bytes an entry instead of 40. Plaintext: the
+/// **Format 2** (written since issue 36), about 21 bytes an entry instead of 40. Plaintext: the
 /// entry count (2 bytes, little-endian, at least 1), then each entry in order:
 /// - a header byte: bit 0 the start's form, bits 1–2 the end's, bit 3 the value's, bits 4–7
 ///   the number of value bytes (0…8);
+/// - the UUID's first 8 bytes as a big-endian integer (``uuidHead(_:)``), written as the zigzag
+///   LEB128 wrapping difference from the previous entry's (0 before the first): time-ordered
+///   UUIDs of one save share their millisecond, so this is two or three bytes for them;
 /// - the UUID's last 8 bytes (``uuidTail(_:)``);
 /// - the start: form 0 is a whole number of seconds written as the zigzag LEB128 difference
 ///   from the last start written in form 0 (0 before the first); form 1 is the `Double` bit
@@ -31,17 +34,13 @@ import Foundation
 /// authenticating ``format1Context(type:count:)`` (its label, the type and the entry count).
 ///
 /// A row reads its value only after checking that the entry at its `block_index` is bound to
-/// it: its start and end bit for bit and its UUID (format 1: all 16 bytes; format 2: the last
-/// 8). So an entry cannot be moved to another row, nor a row to another entry, and a block
-/// cannot serve another type. Eight UUID bytes keep that: the store makes every sample's UUID
-/// itself (`UUID()` or `UUID.timeOrdered()`; no API or import takes one from outside) and the
-/// last 8 bytes of both kinds hold 62 bits from the system's random generator (the first 8 of
-/// a time-ordered UUID are mostly its millisecond, shared by a whole save, so they would not
-/// do). Passing one row's entry off as another's needs two rows of one type with equal start
-/// and end bits whose random 62 bits agree, which no one without the key can bring about and
-/// which chance makes about as likely as two random UUIDs colliding in a store of 2^31 samples;
-/// forging an entry needs the key. Every row keeps its own sealed record as well; blocks only
-/// speed up statistics.
+/// it: its start and end bit for bit and all 16 bytes of its UUID, in both formats. So an entry
+/// cannot be moved to another row, nor a row to another entry, and a block cannot serve another
+/// type: the row's `uuid`, `start` and `end` are in the clear and can be edited without the key,
+/// but the UUID is unique in the table, so no second row can carry the UUID an entry names
+/// (a partial UUID would not do: a row given another's last 8 bytes, start and end could then
+/// read that row's entry). Forging an entry needs the key. Every row keeps its own sealed record
+/// as well; blocks only speed up statistics.
 struct ValueBlock: Sendable {
     /// The bytes of one format-1 entry: UUID, start, end, value.
     static let format1EntrySize = 40
@@ -69,6 +68,8 @@ struct ValueBlock: Sendable {
 
     /// One opened entry: what a row is checked against, and its value.
     struct OpenedEntry: Sendable, Equatable {
+        /// The UUID's first 8 bytes (``uuidHead(_:)``).
+        var uuidHead: UInt64
         /// The UUID's last 8 bytes (``uuidTail(_:)``).
         var uuidTail: UInt64
         var startBits: UInt64
@@ -107,7 +108,13 @@ struct ValueBlock: Sendable {
         return data
     }
 
-    /// The bytes of a UUID a format-2 entry keeps: its last 8, as a little-endian integer.
+    /// A UUID's first 8 bytes as a big-endian integer (so that time-ordered UUIDs made one after
+    /// the other differ by little).
+    static func uuidHead(_ uuid: UnsafeRawBufferPointer) -> UInt64 {
+        UInt64(bigEndian: uuid.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+    }
+
+    /// A UUID's last 8 bytes, as a little-endian integer.
     static func uuidTail(_ uuid: UnsafeRawBufferPointer) -> UInt64 {
         UInt64(littleEndian: uuid.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
     }
@@ -119,9 +126,10 @@ struct ValueBlock: Sendable {
 
     /// The format-2 plaintext of a block holding `entries` (1 to 65,535 of them), in order.
     static func plaintext(_ entries: some Collection<Entry>) -> [UInt8] {
-        // At most 37 bytes an entry (header, tail, two 10-byte LEB128 numbers, value) and 8
+        // At most 47 bytes an entry (header, three 10-byte LEB128 numbers, tail, value) and 8
         // spare, so that every field is stored as 8 bytes and the position moves by its length.
-        let capacity = 3 + entries.count * 37 + 8
+        precondition(entries.count <= 65_535, "a value block holds at most \(Self.capacity) entries; the plan splits larger groups")
+        let capacity = 3 + entries.count * 47 + 8
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, written in
             guard let base = UnsafeMutableRawPointer(buffer.baseAddress) else { return }
             var position = 0
@@ -142,6 +150,7 @@ struct ValueBlock: Sendable {
             store(UInt64(entries.count), count: 2)
             var lastWholeStart: Int64 = 0
             var lastValue: UInt64 = 0
+            var lastHead: UInt64 = 0
             for entry in entries {
                 let wholeStart = wholeSeconds(entry.start)
                 let sameEnd = entry.end.bitPattern == entry.start.bitPattern
@@ -156,7 +165,12 @@ struct ValueBlock: Sendable {
                 if wholeStart == nil { header |= 1 }
                 if xorForm { header |= 1 << 3 }
                 store(UInt64(header), count: 1)
-                withUnsafeBytes(of: entry.uuid.uuid) { store(uuidTail($0), count: 8) }
+                withUnsafeBytes(of: entry.uuid.uuid) { uuid in
+                    let head = uuidHead(uuid)
+                    storeLEB128(zigzag(Int64(bitPattern: head &- lastHead)))
+                    lastHead = head
+                    store(uuidTail(uuid), count: 8)
+                }
                 if let wholeStart {
                     storeLEB128(zigzag(wholeStart &- lastWholeStart))
                     lastWholeStart = wholeStart
@@ -220,8 +234,11 @@ struct ValueBlock: Sendable {
         entries.reserveCapacity(count)
         var lastWholeStart: Int64 = 0
         var lastValue: UInt64 = 0
+        var lastHead: UInt64 = 0
         for _ in 0..<count {
             let header = try reader.byte()
+            let head = lastHead &+ UInt64(bitPattern: unzigzag(try reader.leb128()))
+            lastHead = head
             let tail = try reader.uint64()
             let startBits: UInt64
             var wholeStart: Int64?
@@ -260,7 +277,7 @@ struct ValueBlock: Sendable {
                 valueBits = lastValue ^ field
             }
             lastValue = valueBits
-            entries.append(OpenedEntry(uuidTail: tail, startBits: startBits, endBits: endBits, valueBits: valueBits))
+            entries.append(OpenedEntry(uuidHead: head, uuidTail: tail, startBits: startBits, endBits: endBits, valueBits: valueBits))
         }
         // Nothing more, or the zero byte that keeps the size off format 1's.
         let padding = reader.remaining == 1 && bytes.count % format1EntrySize == 1 && bytes[bytes.count - 1] == 0
@@ -370,7 +387,8 @@ struct ValueBlock: Sendable {
         switch storage {
         case .format2(let entries):
             let entry = entries[index]
-            guard entry.uuidTail == Self.uuidTail(uuid), entry.startBits == start.bitPattern, entry.endBits == end.bitPattern else {
+            guard entry.uuidTail == Self.uuidTail(uuid), entry.uuidHead == Self.uuidHead(uuid), entry.startBits == start.bitPattern,
+                  entry.endBits == end.bitPattern else {
                 throw HealthStoreError(.tamperedRecord, "a value block entry does not belong to its row")
             }
             return entry.valueBits

@@ -91,7 +91,7 @@ struct StoredLayoutTests {
     }
 
     @Test("Quantity details, payloads, record contexts and value blocks have their documented layouts")
-    func layouts() {
+    func layouts() throws {
         let extra = QuantityExtra(count: 3, originalValue: 72, originalUnit: "count/min")
         let extraBytes = [3] + Self.littleEndian(UInt64(3)) + Self.littleEndian(72.0.bitPattern) + Self.littleEndian(UInt16(9))
             + Array("count/min".utf8)
@@ -115,20 +115,26 @@ struct StoredLayoutTests {
             + Self.littleEndian(1.2.bitPattern)
         #expect(ValueBlock.format1Plaintext([entry, entry]) == entryBytes + entryBytes)
         // Format 2: the count; per entry a header (start form, end form, value form, value length),
-        // the UUID's last 8 bytes, the start, the end and the value.
-        let tail = [UInt8](uuid.databaseBlob)[8..<16]
-        let second = ValueBlock.Entry(uuid: uuid, start: 757_000_000, end: 757_000_060, valueBits: 1.25.bitPattern)
-        let third = ValueBlock.Entry(uuid: uuid, start: 756_999_940, end: 756_999_940, valueBits: 1.5.bitPattern)
+        // the UUID's first 8 bytes (big-endian) as the zigzag LEB128 difference from the last
+        // entry's, its last 8 bytes, the start, the end and the value.
+        let first = try #require(UUID(uuidString: "0192F3A4-5B6C-7D8E-9FA0-B1C2D3E4F506"))
+        let next = try #require(UUID(uuidString: "0192F3A4-5B6C-7D95-9FA0-B1C2D3E4F507"))
+        let tail: [UInt8] = [0x9F, 0xA0, 0xB1, 0xC2, 0xD3, 0xE4, 0xF5, 0x06]
+        let nextTail: [UInt8] = [0x9F, 0xA0, 0xB1, 0xC2, 0xD3, 0xE4, 0xF5, 0x07]
+        let firstEntry = ValueBlock.Entry(uuid: first, start: 1.5, end: 61.5, valueBits: 1.2.bitPattern)
+        let second = ValueBlock.Entry(uuid: next, start: 757_000_000, end: 757_000_060, valueBits: 1.25.bitPattern)
+        let third = ValueBlock.Entry(uuid: first, start: 756_999_940, end: 756_999_940, valueBits: 1.5.bitPattern)
         var format2: [UInt8] = [3, 0, 0b1000_0101]
-        format2 += tail
+        // zigzag(0x0192F3A45B6C7D8E) = 0x0325E748B6D8FB1C in LEB128.
+        format2 += [0x9C, 0xF6, 0xE3, 0xB6, 0x8B, 0xE9, 0xF9, 0x92, 0x03] + tail
         format2 += Self.littleEndian(1.5.bitPattern) + Self.littleEndian(61.5.bitPattern) + Self.littleEndian(1.2.bitPattern)
         format2 += [0b0010_0010]
-        format2 += tail
+        format2 += [14] + nextTail  // +7
         format2 += [0x80, 0x9D, 0xF7, 0xD1, 0x05, 60, 0xF4, 0x3F]
         format2 += [0b0010_0000]
-        format2 += tail
+        format2 += [13] + tail  // -7
         format2 += [0x77, 0xF8, 0x3F]
-        #expect(ValueBlock.plaintext([entry, second, third]) == format2)
+        #expect(ValueBlock.plaintext([firstEntry, second, third]) == format2)
     }
 
     /// An import's heart rate: digest bytes 0...31, version 1, motion context 1, as JSON.

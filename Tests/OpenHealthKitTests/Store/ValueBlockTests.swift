@@ -180,6 +180,7 @@ struct ValueBlockTests {
         case pointAtAnotherTypesBlock
         case pointAtAnotherBlockOfTheType
         case indexOutsideBlock
+        case borrowAnotherRowsEntry
 
         var testDescription: String { rawValue }
     }
@@ -218,6 +219,17 @@ struct ValueBlockTests {
                 try db.execute(sql: "UPDATE sample SET block_id = ? WHERE id = ?", arguments: [blocks[1], a])
             case .indexOutsideBlock:
                 try db.execute(sql: "UPDATE sample SET block_index = 40 WHERE id = ?", arguments: [a])
+            case .borrowAnotherRowsEntry:
+                // Row a passes itself off as b for b's entry (b's last 8 UUID bytes after 8 others,
+                // b's start, end and index) while b reads its own record: b's value would count
+                // twice if an entry were bound to part of its UUID only.
+                try db.execute(sql: """
+                    UPDATE sample SET uuid = randomblob(8) || substr((SELECT uuid FROM sample WHERE id = :b), 9, 8),
+                        start = (SELECT start FROM sample WHERE id = :b), "end" = (SELECT "end" FROM sample WHERE id = :b),
+                        block_index = (SELECT block_index FROM sample WHERE id = :b)
+                    WHERE id = :a
+                    """, arguments: ["a": a, "b": b])
+                try db.execute(sql: "UPDATE sample SET block_id = NULL, block_index = NULL WHERE id = ?", arguments: [b])
             }
         }
         let reopened = TestStores.owner(folder)
