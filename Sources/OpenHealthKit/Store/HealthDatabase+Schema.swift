@@ -391,6 +391,11 @@ extension HealthDatabase {
                 INSERT OR IGNORE INTO store_info (key, value) SELECT '\(HealthDatabase.vacuumPendingKey)', 1 WHERE EXISTS (SELECT 1 FROM sample);
                 """)
         }
+        // No change of tables: a marker. From here on saves write route blocks in format 2
+        // (``RouteBlock``), value blocks in format 2 (``ValueBlock``) and binary metadata
+        // (``SamplePayload``'s flag 32), which builds before it cannot read; with the marker they
+        // refuse the store as written by a newer OpenHealthKit instead of failing on a record.
+        migrator.registerMigration("v21-compact-formats") { _ in }
         return migrator
     }()
 }
