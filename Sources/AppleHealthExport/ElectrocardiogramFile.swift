@@ -8,7 +8,8 @@ import OpenHealthKit
 /// The file is read as ``AppleHealthImporter`` reads it inside an export: the header's recorded
 /// date, classification, symptoms, software version, device and sample rate, and every voltage
 /// of lead I in µV. The recording gets the same content-derived sync identifier as the import
-/// gives it, so adding a file that an export brought in (or adding it twice) stores it once.
+/// gives it: saved under the import's `ECG` source (``AppleHealthImporter/source(named:)``), a
+/// file that an export brought in, or one added twice, is stored once.
 public enum ElectrocardiogramFile {
     /// The largest file read: an hour of voltages at 512 Hz (``maximumValues``) at about
     /// fifteen bytes a line.

@@ -114,6 +114,9 @@ struct StoreAddCommand: AsyncParsableCommand {
         let formatter = try await HealthFormatter.forStore(store, types: [sampleType])
         var typedUnit: HKUnit?
         let sample: HKSample
+        // An electrocardiogram is recorded as an Apple Health import records it (its source and
+        // sync identifier), so the file and the export it came from are one recording.
+        var importedAs: HKSourceRevision?
         switch sampleType {
         case let quantityType as HKQuantityType:
             guard let value else { throw ValidationError("--value is required for \(sampleType.displayName)") }
@@ -187,11 +190,20 @@ struct StoreAddCommand: AsyncParsableCommand {
                                                        expires: try expires.map(parseDate), metadata: metadata)
         case is HKElectrocardiogramType:
             sample = try Self.electrocardiogram(file: file, metadata: metadata)
+            importedAs = HKSourceRevision(source: AppleHealthImporter.source(named: "ECG"), version: nil)
         default:
             throw ValidationError("\(sampleType.displayName) samples cannot be added from the command line")
         }
         let saved = try signWith.map { path in try Self.sign(sample, with: loadDeviceKey(path)) } ?? sample
-        try await store.save(saved)
+        if let importedAs {
+            let counts = try await store.save([saved], recordedAs: [importedAs])
+            if counts.storedCount == 0, counts.replacedCount == 0 {
+                print("Already in the store: \(SampleFormatter.valueText(saved, unit: nil, formatter: formatter))")
+                return
+            }
+        } else {
+            try await store.save(saved)
+        }
         // The value in the unit it was read in (glucose typed in mmol/L is shown in mmol/L; 180 for
         // height as 180 cm), so the person sees which unit a number without one was taken in.
         print("Saved \(saved.uuid.uuidString): \(SampleFormatter.valueText(saved, unit: typedUnit, formatter: formatter))")

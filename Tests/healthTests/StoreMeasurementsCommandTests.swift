@@ -1,3 +1,4 @@
+import AppleHealthExportGenerator
 import Foundation
 import OpenHealthKit
 import Testing
@@ -175,7 +176,8 @@ struct StoreMeasurementsCommandTests {
         try Data(text.utf8).write(to: file)
         let saved = try await add(runner, ["--type", "ecg", "--file", file.path, "--metadata", "note=after the run"])
         #expect(saved == "Sinus rhythm, 1024 measurements at 512 Hz, with symptoms", "\(saved)")
-        _ = try await add(runner, ["--type", "ecg", "--file", file.path])
+        let again = try await runner.run(["store", "add", "--type", "ecg", "--file", file.path])
+        #expect(again.status == 0 && again.output.hasPrefix("Already in the store: Sinus rhythm, 1024 measurements"), "\(again.output)")
         let listed = try await query(runner, "ecg")
         #expect(listed.count == 1, "the same file added twice is one recording")
         let ecg = try #require(listed.first)
@@ -184,6 +186,7 @@ struct StoreMeasurementsCommandTests {
         let metadata = try #require(ecg["metadata"] as? [String: Any])
         #expect(metadata["note"] as? String == "after the run")
         #expect((metadata["HKMetadataKeySyncIdentifier"] as? String)?.hasPrefix("apple-health-export:ecg:") == true)
+        #expect(ecg["source"] as? String == "apple-health-export.ECG", "recorded as the import records it")
 
         try Data("Name,Jane\nRecorded Date,2026-11-20 18:05:12 +0200\n12\nnot a voltage\n".utf8).write(to: file)
         let bad = try await runner.run(["store", "add", "--type", "ecg", "--file", file.path])
@@ -192,6 +195,25 @@ struct StoreMeasurementsCommandTests {
         #expect(missing.status == 2 && missing.error.contains("--file is required for an electrocardiogram"), "\(missing.error)")
         let absent = try await runner.run(["store", "add", "--type", "ecg", "--file", runner.folder.appendingPathComponent("none.csv").path])
         #expect(absent.status == 2 && absent.error.contains("cannot read"), "\(absent.error)")
+        #expect(try await query(runner, "ecg").count == 1)
+    }
+
+    @Test("An ECG an export brought in and then added from its CSV file with store add is one recording")
+    func electrocardiogramImportedThenAdded() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let csv = AppleHealthExportGenerator.electrocardiogramCSV(recorded: "2026-11-20 18:05:12 +0200",
+                                                                  values: (0..<600).map { Double($0 % 50) - 25 })
+        let export = runner.folder.appendingPathComponent("export.zip")
+        try AppleHealthExportGenerator.writeZip(to: export, exportXML: Data(AppleHealthExportGenerator().document().utf8),
+                                                files: [(path: "electrocardiograms/ecg_2026-11-20.csv", bytes: Data(csv.utf8))])
+        let imported = try await runner.run(["import", "apple-health", export.path])
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(try await query(runner, "ecg").count == 1)
+        let file = runner.folder.appendingPathComponent("ecg_2026-11-20.csv")
+        try Data(csv.utf8).write(to: file)
+        let added = try await runner.run(["store", "add", "--type", "ecg", "--file", file.path])
+        #expect(added.status == 0 && added.output.hasPrefix("Already in the store: "), "\(added.output) \(added.error)")
         #expect(try await query(runner, "ecg").count == 1)
     }
 }
