@@ -339,13 +339,15 @@ struct GPXByteReader {
             let start = position
             while position < bytes.count, bytes[position] != quote, position - start < 64 { position += 1 }
             guard position < bytes.count, bytes[position] == quote else { throw malformed("the XML declaration is not well-formed") }
-            let value = Array(bytes[start..<position]).map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+            let raw = bytes[start..<position]
+            // Encoding names are case-insensitive; `standalone` is exactly `yes` or `no`.
+            let value = raw.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
             position += 1
             let valid: Bool
             switch pseudo.utf8CodeUnitCount {
             case 7: valid = value.count > 2 && value.starts(with: "1.".utf8) && value.dropFirst(2).allSatisfy { (0x30...0x39).contains($0) }
             case 8: valid = value.elementsEqual("UTF-8".utf8) || value.elementsEqual("UTF8".utf8)
-            default: valid = value.elementsEqual("YES".utf8) || value.elementsEqual("NO".utf8)
+            default: valid = raw.elementsEqual("yes".utf8) || raw.elementsEqual("no".utf8)
             }
             guard valid else {
                 if pseudo.utf8CodeUnitCount == 8 { throw malformed("the GPX file declares an encoding other than UTF-8") }

@@ -76,8 +76,8 @@ public enum NumberText {
     }
 
     /// Reads a number as people write it: `72`, `70.5`, `-3`, `8,412`, `1,234.5` (commas only
-    /// between groups of three digits), `1.7e308`. Nil for anything else, and for infinities
-    /// (`1e309`).
+    /// between groups of three digits), `1.7e308`. Nil for anything else, for infinities
+    /// (`1e309`), and for a number too small to be told from zero (`1e-400`).
     public static func parse(_ text: String) -> Double? {
         var trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("+") { trimmed.removeFirst() }
@@ -95,6 +95,8 @@ public enum NumberText {
               mantissa.contains(where: \.isNumber),
               exponent.dropFirst().allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }),
               let value = Double(trimmed), value.isFinite else { return nil }
+        // An exponent so small that the number reads as zero (1e-400) is refused, not taken as 0.
+        guard value != 0 || !mantissa.contains(where: { $0.isNumber && $0 != "0" }) else { return nil }
         return value
     }
 

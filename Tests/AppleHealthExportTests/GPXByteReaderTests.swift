@@ -234,6 +234,9 @@ struct GPXByteReaderTests {
         #expect(kind("<gpx><trkpt lat='1' lon='2'><ele>&amp;5</ele>\(point)") == .invalidElement)
         #expect(kind("<gpx><trkpt lat='1' lon='2'><ele>&bogus;</ele>\(point)") == .malformedXML)
         #expect(kind("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx><trkpt lat='1' lon='2'>\(point)") == .malformedXML)
+        // `standalone` is exactly yes or no (libxml2 refused YES); encoding names are case-insensitive.
+        #expect(kind("<?xml version='1.0' standalone='YES'?><gpx><trkpt lat='1' lon='2'>\(point)") == .malformedXML)
+        #expect((try? Self.read(Array("<?xml version='1.0' encoding='utf-8' standalone='no'?><gpx><trkpt lat='1' lon='2'>\(point)".utf8)).get()) != nil)
         #expect(kind("<gpx><!-- <!DOCTYPE gpx> --><trkpt lat='1' lon='2'>\(point)") == .entityDeclaration)
         #expect(kind("<gpx><trkpt lat='1' lon='2'>\(point)<!ENTITY a 'b'>") == .entityDeclaration)
         #expect(kind("<gpx><trkpt lat='1' lon='2' lat='3'>\(point)") == .malformedXML)

@@ -104,6 +104,7 @@ struct HealthInputTests {
         #expect(try HealthInput.quantity("1.7e308", unit: "kg", for: HKQuantityType(.bodyMass)).doubleValue(for: .gramUnit(with: .kilo)) == 1.7e308)
         #expect(try HealthInput.quantity("7.05E+1 kg", for: HKQuantityType(.bodyMass)).doubleValue(for: .gramUnit(with: .kilo)) == 70.5)
         #expect(throws: HealthPresentationError.invalidNumber("1e309 kg")) { try HealthInput.quantity("1e309 kg", for: HKQuantityType(.bodyMass)) }
+        #expect(NumberText.parse("1e-400") == nil && NumberText.parse("0e-400") == 0 && NumberText.parse("0.000") == 0)
         #expect(NumberText.parse("1e") == nil && NumberText.parse("e5") == nil && NumberText.parse("1e5e5") == nil && NumberText.parse("-") == nil)
         let pressure = try HealthInput.bloodPressure("120/80 mmHg")
         #expect(pressure.systolic.doubleValue(for: .millimeterOfMercury()) == 120 && pressure.diastolic.doubleValue(for: .millimeterOfMercury()) == 80)

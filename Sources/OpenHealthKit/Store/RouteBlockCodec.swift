@@ -34,7 +34,7 @@ enum RouteBlockCodec {
                                            1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
     /// The largest scale the encoder tries (beyond it, `n` would pass 2^51 for any value ≥ 1e-3).
     private static let encoderScales = 18
-    
+
     enum Mode: UInt8 {
         case raw = 0, constant = 1, decimal = 2
     }

@@ -28,7 +28,7 @@ struct RouteBlockCodecTests {
         case 2: return (0..<count).map { _ in Double(bitPattern: random.next()) }  // any bit pattern, NaNs and infinities too
         case 3: return (0..<count).map { _ in [0.0, -0.0, -1, 1][random.below(4)] }
         case 4: return (0..<count).map { _ in [Double.greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
-                                                -.leastNonzeroMagnitude, .leastNormalMagnitude, 9_007_199_254_740_993, 1e300, -1e-300,
+                                                -.leastNonzeroMagnitude, .leastNormalMagnitude, 9_007_199_254_740_994, 1e300, -1e-300,
                                                 9_007_199_254_740_992, 1e22, 1e23, 0.1 + 0.2][random.below(12)] }
         case 5: return decimal(0, around: 786_000_000, step: 1).map { $0 + (random.chance(0.01) ? 0.5 : 0) }  // whole seconds, a few halves
         case 6:  // decimals with the odd value that is not one
