@@ -66,4 +66,20 @@ enum LEB128 {
         }
         bytes.append(UInt8(rest))
     }
+
+    /// Reads a number whose bytes `next` gives one by one; nil when it is overlong (an eleventh
+    /// byte, or a tenth holding more than bit 63), so each format names its own corruption.
+    @inline(__always)
+    static func read<Failure: Error>(_ next: () throws(Failure) -> UInt8) throws(Failure) -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try next()
+            let bits = UInt64(byte & 0x7F)
+            guard shift < 63 || bits <= 1 else { return nil }
+            value |= bits << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+    }
 }

@@ -52,7 +52,7 @@ extension HKHealthStore {
             let preparer = preparers[bundle] ?? SamplePreparer(cipher: database.cipher, bundleIdentifier: bundle)
             preparers[bundle] = preparer
             let known = index < knownSyncHashes.count ? knownSyncHashes[index] : nil
-            var sample = try preparer.prepare(object, knownSyncHash: known?.sourceBundleIdentifier == bundle ? known : nil)
+            var sample = try preparer.prepare(object, knownSyncHash: known)
             sample.revision = SourceRevisionRecord(revision)
             prepared.append(sample)
         }

@@ -436,14 +436,8 @@ extension MetadataCodec {
             return bytes[offset]
         }
         func varint() throws -> UInt64 {
-            var value: UInt64 = 0
-            for shift in stride(from: UInt64(0), to: 64, by: 7) {
-                let next = try byte()
-                guard shift < 63 || next <= 1 else { throw corrupt("has an overlong number") }
-                value |= UInt64(next & 0x7F) << shift
-                if next & 0x80 == 0 { return value }
-            }
-            throw corrupt("has an overlong number")
+            guard let value = try LEB128.read(byte) else { throw corrupt("has an overlong number") }
+            return value
         }
         func raw(_ count: Int) throws -> UnsafeBufferPointer<UInt8> {
             guard count >= 0, bytes.count - offset >= count else { throw corrupt("is truncated") }

@@ -312,17 +312,8 @@ enum RouteBlockCodec {
         }
 
         mutating func varint() throws -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                let byte = try byte()
-                let payload = UInt64(byte & 0x7F)
-                // The tenth byte holds bit 63 only; anything longer or wider is overlong.
-                guard shift < 63 || (shift == 63 && payload <= 1) else { throw corrupt("has an overlong number") }
-                value |= payload << shift
-                if byte & 0x80 == 0 { return value }
-                shift += 7
-            }
+            guard let value = try LEB128.read({ try byte() }) else { throw corrupt("has an overlong number") }
+            return value
         }
 
         /// A varint that counts something of which there are at most `limit`.

@@ -326,17 +326,8 @@ struct ValueBlock: Sendable {
 
         /// An unsigned LEB128 number of at most 10 bytes that fits in 64 bits.
         mutating func leb128() throws -> UInt64 {
-            var result: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                let next = try byte()
-                let bits = UInt64(next & 0x7F)
-                guard shift < 63 || bits <= 1 else { throw corrupt }
-                result |= bits << shift
-                if next & 0x80 == 0 { return result }
-                shift += 7
-                guard shift < 64 else { throw corrupt }
-            }
+            guard let value = try LEB128.read({ try byte() }) else { throw corrupt }
+            return value
         }
     }
 
