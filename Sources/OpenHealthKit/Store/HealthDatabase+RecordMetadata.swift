@@ -18,7 +18,7 @@ extension HealthDatabase {
                 """)
             let update = try db.cachedStatement(sql: "UPDATE sample SET sealed = ?, sync_version = ? WHERE id = ?")
             let unindex = try db.cachedStatement(sql: "DELETE FROM metadata_index WHERE sample_id = ?")
-            let index = try db.cachedStatement(sql: "INSERT INTO metadata_index (sample_id, key_hash, value_hash) VALUES (?, ?, ?)")
+            let index = try db.cachedStatement(sql: MetadataIndexEntry.insertSQL)
             var changed = 0
             for (uuid, added) in additions.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
                 guard let row = try Row.fetchOne(lookup, arguments: [uuid.databaseBlob, SampleKind.clinicalRecord.rawValue]) else { continue }
@@ -41,7 +41,7 @@ extension HealthDatabase {
                 try update.execute()
                 try unindex.execute(arguments: [rowID])
                 for entry in SamplePreparer.metadataIndex(merged, cipher: self.cipher) {
-                    index.setUncheckedArguments([rowID, entry.keyHash, entry.valueHash])
+                    index.setUncheckedArguments(entry.arguments(rowID: rowID))
                     try index.execute()
                 }
                 changed += 1

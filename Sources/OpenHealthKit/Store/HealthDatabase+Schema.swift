@@ -33,7 +33,8 @@ extension HealthDatabase {
     /// v2 adds value blocks (``ValueBlock``): `value_block` holds one sealed block of the
     /// canonical values of up to 4,096 quantity samples of one type saved together, and a
     /// sample row points at its entry with `block_id` and `block_index`. Rows saved before v2,
-    /// and rows whose block was dissolved by a deletion, keep NULLs and only their own record.
+    /// and rows whose block was dissolved by a deletion, keep NULLs and only their own record
+    /// (since v22 a dissolved block's row stays, its sealed bytes empty).
     ///
     /// v3 adds the log of verifiable clinical records shared with apps.
     ///
@@ -90,6 +91,14 @@ extension HealthDatabase {
     /// nothing is re-sealed. The other tables keep their identifier text. The old table's pages
     /// are free pages after the rebuild, so a store that had samples is marked `vacuum_pending`
     /// and is vacuumed (outside any transaction) when it is next opened (`vacuumIfPending`).
+    ///
+    /// v21-compact-formats changes no table: it marks stores whose records may use the compact
+    /// route-block, value-block and metadata forms, which older builds refuse as newer.
+    ///
+    /// v22-leaner-indexes drops the index on `sample.block_id` (a dissolved block's rows are found
+    /// by the UUIDs its entries name, and its `value_block` row stays with its sealed bytes emptied)
+    /// and rebuilds `metadata_index` without a rowid, keyed by (key hash, value hash, row id); a
+    /// store that had samples is marked `vacuum_pending` for the freed pages.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -396,6 +405,28 @@ extension HealthDatabase {
         // (``SamplePayload``'s flag 32), which builds before it cannot read; with the marker they
         // refuse the store as written by a newer OpenHealthKit instead of failing on a record.
         migrator.registerMigration("v21-compact-formats") { _ in }
+        // v22-leaner-indexes: two indexes go, about 40 MiB on a two-year import. `sample_block`: a value block's rows
+        // are found by the UUIDs its entries name (`dissolveBlocks`), and a dissolved block's row stays with its
+        // sealed bytes emptied. `metadata_index` is keyed by what it is looked up by, (key hash, value hash, row id),
+        // without a rowid (https://sqlite.org/withoutrowid.html): the table and its lookup index were the same rows
+        // twice. A value without an index form, NULL before, is an empty hash (``MetadataIndexEntry``).
+        migrator.registerMigration("v22-leaner-indexes") { db in
+            try db.execute(sql: """
+                DROP INDEX IF EXISTS sample_block;
+                CREATE TABLE metadata_index_new (
+                    key_hash BLOB NOT NULL,
+                    value_hash BLOB NOT NULL,
+                    sample_id INTEGER NOT NULL REFERENCES sample(id) ON DELETE CASCADE,
+                    PRIMARY KEY (key_hash, value_hash, sample_id)
+                ) WITHOUT ROWID;
+                INSERT OR IGNORE INTO metadata_index_new (key_hash, value_hash, sample_id)
+                    SELECT key_hash, coalesce(value_hash, X''), sample_id FROM metadata_index ORDER BY key_hash, value_hash, sample_id;
+                DROP TABLE metadata_index;
+                ALTER TABLE metadata_index_new RENAME TO metadata_index;
+                CREATE INDEX metadata_index_sample ON metadata_index(sample_id);
+                INSERT OR IGNORE INTO store_info (key, value) SELECT '\(HealthDatabase.vacuumPendingKey)', 1 WHERE EXISTS (SELECT 1 FROM sample);
+                """)
+        }
         return migrator
     }()
 }

@@ -41,7 +41,7 @@ extension HealthDatabase {
                 var rollups = RollupChanges()
                 let statement = try SampleRowStatement(db)
                 var typeCodes = SampleTypeCode.Cache()
-                let indexStatement = try db.cachedStatement(sql: "INSERT INTO metadata_index (sample_id, key_hash, value_hash) VALUES (?, ?, ?)")
+                let indexStatement = try db.cachedStatement(sql: MetadataIndexEntry.insertSQL)
                 let now = now().timeIntervalSinceReferenceDate
 
                 var blockIDs: [Int64] = []
@@ -74,13 +74,13 @@ extension HealthDatabase {
                                          anchor: sequence, blockID: blockID, blockIndex: blockIndex)
                     let rowID = db.lastInsertedRowID
                     for entry in sample.metadataIndex {
-                        indexStatement.setUncheckedArguments([rowID, entry.keyHash, entry.valueHash])
+                        indexStatement.setUncheckedArguments(entry.arguments(rowID: rowID))
                         try indexStatement.execute()
                     }
                     // The row's columns answer its sync metadata only under the source its hash was scoped to.
                     if let bundle = sample.syncColumnsBundle, bundle != revision.bundleIdentifier {
                         for entry in try syncMetadataIndex(of: sample) {
-                            indexStatement.setUncheckedArguments([rowID, entry.keyHash, entry.valueHash])
+                            indexStatement.setUncheckedArguments(entry.arguments(rowID: rowID))
                             try indexStatement.execute()
                         }
                     }
@@ -192,15 +192,30 @@ extension HealthDatabase {
         changes.insert(type: HKWorkoutTypeIdentifier, source: workout[1])
     }
 
-    /// Deletes value blocks, first unlinking the rows that still point at them (they fall
-    /// back to their own sealed records), so that no block outlives one of its samples.
-    /// Blocks already in `dissolved` are skipped; the others are added to it.
+    /// Dissolves value blocks: the rows that still point at a block are unlinked (they fall back
+    /// to their own sealed records) and the block's sealed bytes are emptied, so that no block
+    /// keeps the value of a sample deleted or not stored. A block's rows are found by the UUIDs
+    /// its entries name, through the UUID index: the store keeps no index on `sample.block_id`
+    /// (v22-leaner-indexes; it cost about 12 bytes a row). A block that does not open (altered,
+    /// corrupt) is unlinked by a scan of the table instead. The emptied row stays, so deleting
+    /// it never makes SQLite scan `sample` for rows that still refer to it; nothing reads it, as
+    /// no row points at it. Blocks already in `dissolved` are skipped; the others are added to it.
     private func dissolveBlocks(_ db: Database, _ blockIDs: some Sequence<Int64>, dissolved: inout Set<Int64>) throws {
-        let unlink = try db.cachedStatement(sql: "UPDATE sample SET block_id = NULL, block_index = NULL WHERE block_id = ?")
-        let remove = try db.cachedStatement(sql: "DELETE FROM value_block WHERE id = ?")
+        let fetch = try db.cachedStatement(sql: "SELECT type, sealed FROM value_block WHERE id = ?")
+        let unlinkRow = try db.cachedStatement(sql: "UPDATE sample SET block_id = NULL, block_index = NULL WHERE uuid = ? AND block_id = ?")
+        let unlinkAll = try db.cachedStatement(sql: "UPDATE sample SET block_id = NULL, block_index = NULL WHERE block_id = ?")
+        let empty = try db.cachedStatement(sql: "UPDATE value_block SET sealed = X'' WHERE id = ?")
         for blockID in blockIDs where dissolved.insert(blockID).inserted {
-            try unlink.execute(arguments: [blockID])
-            try remove.execute(arguments: [blockID])
+            guard let row = try Row.fetchOne(fetch, arguments: [blockID]) else { continue }
+            let sealed: Data = row[1]
+            guard !sealed.isEmpty else { continue }
+            // A block that does not open cannot name its rows: the scan finds them all the same.
+            if let block = try? ValueBlock(opening: sealed, type: row[0], cipher: cipher) {
+                for uuid in block.uuids { try unlinkRow.execute(arguments: [uuid, blockID]) }
+            } else {
+                try unlinkAll.execute(arguments: [blockID])
+            }
+            try empty.execute(arguments: [blockID])
         }
     }
 

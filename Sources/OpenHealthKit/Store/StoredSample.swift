@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// The kinds of row in the `sample` table.
 enum SampleKind: Int64, Sendable {
@@ -81,9 +82,21 @@ enum PreparedWorkoutLink: Sendable {
     case syncHash(Data)
 }
 
+/// One `metadata_index` row of a sample: the keyed hashes of a metadata key and of its value's
+/// index form (nil for a value without one, such as a quantity: found by its key alone).
 struct MetadataIndexEntry: Sendable {
     var keyHash: Data
     var valueHash: Data?
+
+    /// Inserts one row. The table is keyed by (key hash, value hash, row id) (v22-leaner-indexes),
+    /// so a row stored twice is one row, and a value without an index form is stored as an
+    /// empty hash: no lookup of a value hash (16 bytes) matches it; a lookup by key finds it.
+    static let insertSQL = "INSERT OR IGNORE INTO metadata_index (key_hash, value_hash, sample_id) VALUES (?, ?, ?)"
+
+    /// ``insertSQL``'s arguments for the sample row `rowID`.
+    func arguments(rowID: Int64) -> StatementArguments {
+        [keyHash, valueHash ?? Data(), rowID]
+    }
 }
 
 /// The source revision row a save writes under.

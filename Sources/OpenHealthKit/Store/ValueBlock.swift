@@ -367,6 +367,27 @@ struct ValueBlock: Sendable {
         }
     }
 
+    /// The 16 UUID bytes each entry names, in entry order: the rows the block may serve.
+    /// Dissolving a block (`HealthDatabase.dissolveBlocks`) finds its rows through them and the
+    /// UUID index, so the store needs no index on `sample.block_id`.
+    var uuids: [Data] {
+        switch storage {
+        case .format2(let entries):
+            return entries.map { entry in
+                var bytes = Data(count: 16)
+                bytes.withUnsafeMutableBytes { raw in
+                    raw.storeBytes(of: entry.uuidHead.bigEndian, toByteOffset: 0, as: UInt64.self)
+                    raw.storeBytes(of: entry.uuidTail.littleEndian, toByteOffset: 8, as: UInt64.self)
+                }
+                return bytes
+            }
+        case .format1(let plaintext):
+            return plaintext.withUnsafeBytes { bytes in
+                (0..<count).map { index in Data(bytes[(index * Self.format1EntrySize)..<(index * Self.format1EntrySize + 16)]) }
+            }
+        }
+    }
+
     /// The value bits of entry `index`, after checking that the entry belongs to the row with
     /// `uuid` (16 bytes), `start` and `end`.
     /// - Throws: `HealthStoreError.corruptDatabase` when `index` is outside the block;

@@ -162,8 +162,7 @@ struct SyncColumnIndexTests {
                 try db.execute(sql: "DELETE FROM metadata_index WHERE sample_id = ?", arguments: [row[0] as Int64])
                 guard let metadata = payload.metadata else { continue }
                 for entry in SamplePreparer.metadataIndex(try MetadataCodec.decode(metadata), cipher: cipher) {
-                    try db.execute(sql: "INSERT INTO metadata_index (sample_id, key_hash, value_hash) VALUES (?, ?, ?)",
-                                   arguments: [row[0] as Int64, entry.keyHash, entry.valueHash])
+                    try db.execute(sql: MetadataIndexEntry.insertSQL, arguments: entry.arguments(rowID: row[0]))
                 }
             }
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v18-sync-column-index'")
