@@ -35,28 +35,53 @@ extension HKHealthStore {
     @discardableResult
     package func save(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision], knownSyncHashes: [KnownSyncHash?]) async throws
         -> HKSaveCounts {
+        try await save(try await prepareSave(objects, recordedAs: revisions, knownSyncHashes: knownSyncHashes))
+    }
+
+    /// A batch of samples validated and sealed by ``prepareSave(_:recordedAs:knownSyncHashes:)``, not yet written.
+    package struct PreparedSave: Sendable {
+        fileprivate let samples: [PreparedSample]
+    }
+
+    /// The first half of ``save(_:recordedAs:knownSyncHashes:)``: validates and seals the objects without touching the
+    /// database, so that an importer prepares its next batch while SQLite writes the one before (`save(_:)` of the
+    /// prepared batch).
+    /// - Throws: as ``save(_:recordedAs:)`` for an object that cannot be saved.
+    package func prepareSave(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision], knownSyncHashes: [KnownSyncHash?])
+        async throws -> PreparedSave {
         guard engine.isOwner else {
             throw HKError(.errorAuthorizationDenied, "only the store's owner may save samples under other sources")
         }
         guard objects.count == revisions.count else {
             throw HKError(.errorInvalidArgument, "one source revision is needed per object")
         }
-        guard !objects.isEmpty else { return HKSaveCounts() }
-        let database = try await engine.databaseAsync()
+        guard !objects.isEmpty else { return PreparedSave(samples: []) }
+        let cipher = try await engine.databaseAsync().cipher
         var preparers: [String: SamplePreparer] = [:]
         var prepared: [PreparedSample] = []
         prepared.reserveCapacity(objects.count)
         for (index, (object, revision)) in zip(objects, revisions).enumerated() {
             guard object is HKSample else { throw HKError(.errorInvalidArgument, "only samples can be saved") }
             let bundle = revision.source.bundleIdentifier
-            let preparer = preparers[bundle] ?? SamplePreparer(cipher: database.cipher, bundleIdentifier: bundle)
+            let preparer = preparers[bundle] ?? SamplePreparer(cipher: cipher, bundleIdentifier: bundle)
             preparers[bundle] = preparer
             let known = index < knownSyncHashes.count ? knownSyncHashes[index] : nil
             var sample = try preparer.prepare(object, knownSyncHash: known)
             sample.revision = SourceRevisionRecord(revision)
             prepared.append(sample)
         }
-        let changes = try await database.insert(prepared, revision: engine.revision)
+        return PreparedSave(samples: prepared)
+    }
+
+    /// The second half of ``save(_:recordedAs:knownSyncHashes:)``: writes a prepared batch in one transaction.
+    /// - Returns: what was stored and what the store already had, by type.
+    @discardableResult
+    package func save(_ prepared: PreparedSave) async throws -> HKSaveCounts {
+        guard engine.isOwner else {
+            throw HKError(.errorAuthorizationDenied, "only the store's owner may save samples under other sources")
+        }
+        guard !prepared.samples.isEmpty else { return HKSaveCounts() }
+        let changes = try await engine.databaseAsync().insert(prepared.samples, revision: engine.revision)
         notify(changes)
         return changes.saveCounts
     }
