@@ -147,6 +147,15 @@ public struct AppleHealthImporter: Sendable {
 private typealias Converted = (sample: HKSample, revision: HKSourceRevision)
 
 /// One import: the batch being filled and the report so far.
+/// A record's `type` as text and as the quantity or category type it names (``ImportRun/recordType(of:)``).
+private struct RecordType {
+    let identifier: String
+    let quantityType: HKQuantityType?
+    let categoryType: HKCategoryType?
+    /// Whether a correlation may hold records of the type (``ImportRun/memberTypes``).
+    let isMember: Bool
+}
+
 private struct ImportRun {
     let store: HKHealthStore
     let batchSize: Int
@@ -169,6 +178,12 @@ private struct ImportRun {
     var deviceCache: [String: HKDevice?] = [:]
     /// Bundle identifiers by source name, for the store lookup of unchecked records.
     var bundleIdentifiers: [String: String] = [:]
+    /// Fronts of the caches above by the attributes' bytes (no string made or hashed for a source, device or type
+    /// seen recently): ``sourceRevision(of:)``, ``device(of:)``, the lookup's bundle identifiers and record types.
+    var revisionsByBytes = AttributeValueCache<HKSourceRevision>(["sourceName", "sourceVersion", "device"])
+    var devicesByBytes = AttributeValueCache<HKDevice?>(["device"])
+    var bundleIdentifiersByBytes = AttributeValueCache<String?>(["sourceName"])
+    var typesByBytes = AttributeValueCache<RecordType?>(["type"], capacity: 64)
     /// Keys of the members of the correlations read so far: their top-level twins are skipped.
     var memberKeys = Set<ContentKey>()
     /// Top-level records of the types a correlation may hold, held back until the whole file
@@ -258,7 +273,7 @@ private struct ImportRun {
     // MARK: Elements
 
     mutating func handle(_ element: ExportElement) throws {
-        if element.name == "Record", Self.isCheckable(element) {
+        if element.name == "Record", isCheckable(element) {
             // The same test as below, at the same point of the file: correlations convert the run first.
             let digest = element.contentDigest
             if memberKeys.contains(ContentKey(digest)) {
@@ -274,7 +289,8 @@ private struct ImportRun {
     }
 
     /// Converts an element and adds what it holds to the batch.
-    private mutating func convert(_ element: ExportElement, digest known: [UInt8]? = nil, syncHash: HKHealthStore.KnownSyncHash? = nil) throws {
+    private mutating func convert(_ element: ExportElement, digest known: [UInt8]? = nil, syncHash: HKHealthStore.KnownSyncHash? = nil,
+                                  syncIdentifier: String? = nil) throws {
         switch element.name {
         case "ExportDate":
             break
@@ -297,7 +313,7 @@ private struct ImportRun {
                 report.duplicates += 1
                 return
             }
-            guard let saved = try record(element, digest: digest) else { return }
+            guard let saved = try record(element, digest: digest, syncIdentifier: syncIdentifier) else { return }
             if let beats = heartbeatSeries(element, of: saved.sample) { append(beats, saved.revision) }
             if Self.memberTypes.contains(saved.sample.sampleType.identifier) {
                 if held.count < Self.maximumHeld, heldKeys.insert(key).inserted {
@@ -352,8 +368,8 @@ private struct ImportRun {
     /// before it is converted: a plain top-level record (metadata entries only, none naming a
     /// sync identifier or version) of a type no correlation holds (those wait for their
     /// correlation, ``held``).
-    static func isCheckable(_ element: ExportElement) -> Bool {
-        guard let type = element["type"], !memberTypes.contains(type) else { return false }
+    mutating func isCheckable(_ element: ExportElement) -> Bool {
+        guard let type = recordType(of: element), !type.isMember else { return false }
         for child in element.children {
             guard child.name == "MetadataEntry", child.has("key"), child.has("value"),
                   !child.attribute("key", is: HKMetadataKeySyncIdentifier), !child.attribute("key", is: HKMetadataKeySyncVersion) else { return false }
@@ -385,13 +401,13 @@ private struct ImportRun {
         var types: [String?] = []
         types.reserveCapacity(records.count)
         for (index, record) in records.enumerated() {
-            let type = record.element["type"]
+            let type = recordType(of: record.element)?.identifier
             types.append(type)
-            guard let type, let name = record.element["sourceName"], !name.isEmpty else { continue }
-            keys.append((AppleHealthImporter.syncIdentifierPrefix + ContentKey.hex(record.digest), type, bundleIdentifier(ofSource: name)))
+            guard let type, let bundle = lookupBundleIdentifier(of: record.element) else { continue }
+            keys.append((AppleHealthImporter.syncIdentifierPrefix + ContentKey.hex(record.digest), type, bundle))
             lookedUp.append(index)
         }
-        let lookup = CheckLookup(lookedUp: lookedUp, types: types)
+        let lookup = CheckLookup(lookedUp: lookedUp, types: types, syncIdentifiers: keys.map(\.syncIdentifier))
         let (store, owner) = (store, bulkWriteOwner)
         Task { [keys] in
             do {
@@ -414,7 +430,10 @@ private struct ImportRun {
         let (lookedUp, types) = (lookup.lookedUp, lookup.types)
         var stored = [Bool](repeating: false, count: records.count)
         var known = [HKHealthStore.KnownSyncHash?](repeating: nil, count: records.count)
-        for (position, index) in lookedUp.enumerated() where position < versions.count {
+        var identifiers = [String?](repeating: nil, count: records.count)
+        for (position, index) in lookedUp.enumerated() {
+            if position < lookup.syncIdentifiers.count { identifiers[index] = lookup.syncIdentifiers[position] }
+            guard position < versions.count else { continue }
             stored[index] = (versions[position] ?? Int64.min) >= 1
             if position < hashes.count { known[index] = hashes[position] }
         }
@@ -424,10 +443,32 @@ private struct ImportRun {
                 report.alreadyStored[type, default: 0] += 1
                 skipped = true
             } else {
-                try convert(record.element, digest: record.digest, syncHash: known[index])
+                try convert(record.element, digest: record.digest, syncHash: known[index], syncIdentifier: identifiers[index])
             }
         }
         if skipped { progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes)) }
+    }
+
+    /// The bundle identifier the element's records are stored under (``bundleIdentifier(ofSource:)``), nil when it
+    /// names no source.
+    private mutating func lookupBundleIdentifier(of element: ExportElement) -> String? {
+        var cache = bundleIdentifiersByBytes
+        bundleIdentifiersByBytes = AttributeValueCache([])
+        defer { bundleIdentifiersByBytes = cache }
+        return cache.value(in: element) {
+            guard let name = element["sourceName"], !name.isEmpty else { return nil }
+            return bundleIdentifier(ofSource: name)
+        }
+    }
+
+    /// The element's `type` (nil when it has none), with the quantity or category type it names, made once per text.
+    private mutating func recordType(of element: ExportElement) -> RecordType? {
+        typesByBytes.value(in: element) {
+            guard let type = element["type"] else { return nil }
+            return RecordType(identifier: type, quantityType: HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type)),
+                              categoryType: HKObjectType.categoryType(forIdentifier: HKCategoryTypeIdentifier(rawValue: type)),
+                              isMember: Self.memberTypes.contains(type))
+        }
     }
 
     /// The bundle identifier records of the source named `name` are stored under
@@ -474,6 +515,7 @@ private struct ImportRun {
     }
 
     private func date(_ element: ExportElement, _ attribute: String) throws -> Date {
+        if let date = element.withValueBytes(attribute, ExportValues.date(bytes:)) ?? nil { return date }
         guard let date = ExportValues.date(try required(element, attribute)) else {
             throw AppleHealthExportError(.invalidElement, line: element.line,
                                          "\(element.name) has a \(attribute) that is not a date like 2019-06-25 09:36:02 -0700")
@@ -485,6 +527,13 @@ private struct ImportRun {
     /// device (`hardware:Watch6,1` gives `Watch6,1`), so that statistics rank a watch before a
     /// phone and a phone before an app, as the Health app does, whatever the file's order.
     private mutating func sourceRevision(of element: ExportElement) throws -> HKSourceRevision {
+        var cache = revisionsByBytes
+        revisionsByBytes = AttributeValueCache([])
+        defer { revisionsByBytes = cache }
+        return try cache.value(in: element) { try sourceRevisionByText(of: element) }
+    }
+
+    private mutating func sourceRevisionByText(of element: ExportElement) throws -> HKSourceRevision {
         let name = try required(element, "sourceName")
         let version = element["sourceVersion"]
         let deviceText = element["device"]
@@ -495,6 +544,14 @@ private struct ImportRun {
                                         operatingSystemVersion: OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0))
         if revisionCache.count < 10_000 { revisionCache[key] = revision }
         return revision
+    }
+
+    /// The device the element's `device` attribute describes (``device(_:)``).
+    private mutating func device(of element: ExportElement) -> HKDevice? {
+        var cache = devicesByBytes
+        devicesByBytes = AttributeValueCache([])
+        defer { devicesByBytes = cache }
+        return cache.value(in: element) { device(element["device"]) }
     }
 
     /// The device an element's `device` text describes (``ExportValues/device(_:)``), read once per text.
@@ -509,6 +566,8 @@ private struct ImportRun {
     /// The element's `MetadataEntry` children as HealthKit metadata; other children are counted.
     private mutating func metadataEntries(_ element: ExportElement, handled: Set<String> = []) -> [String: Any] {
         var metadata: [String: Any] = [:]
+        // Room for the entries and the sync identifier and version ``identify(_:_:)`` adds.
+        metadata.reserveCapacity(element.children.count + 2)
         for child in element.children {
             if child.name == "MetadataEntry", let key = child["key"], let value = child["value"] {
                 // Identifiers stay text whatever they look like.
@@ -522,9 +581,10 @@ private struct ImportRun {
 
     /// A sync identifier from the element's content, so that importing it again replaces
     /// nothing and adds nothing; kept when the export already has one.
-    private func identify(_ metadata: inout [String: Any], _ digest: [UInt8]) {
+    /// `known` is that identifier when the store's lookup already made it.
+    private func identify(_ metadata: inout [String: Any], _ digest: [UInt8], known: String? = nil) {
         guard metadata[HKMetadataKeySyncIdentifier] == nil || metadata[HKMetadataKeySyncVersion] == nil else { return }
-        metadata[HKMetadataKeySyncIdentifier] = AppleHealthImporter.syncIdentifierPrefix + ContentKey.hex(digest)
+        metadata[HKMetadataKeySyncIdentifier] = known ?? AppleHealthImporter.syncIdentifierPrefix + ContentKey.hex(digest)
         metadata[HKMetadataKeySyncVersion] = 1
     }
 
@@ -563,18 +623,24 @@ private struct ImportRun {
 
     /// A record, top-level or a correlation's member: both carry the sync identifier of their
     /// content, so a member and its top-level twin have the same one.
-    private mutating func record(_ element: ExportElement, digest: [UInt8]) throws -> Converted? {
-        let type = try required(element, "type")
+    private static let recordChildNames: Set<String> = [HeartbeatListReader.listName]
+
+    /// `syncIdentifier` is the one of `digest` when the store's lookup made it.
+    private mutating func record(_ element: ExportElement, digest: [UInt8], syncIdentifier: String? = nil) throws -> Converted? {
+        guard let recordType = recordType(of: element), !recordType.identifier.isEmpty else {
+            throw AppleHealthExportError(.invalidElement, line: element.line, "\(element.name) has no type")
+        }
+        let type = recordType.identifier
         let revision = try sourceRevision(of: element)
         let start = try date(element, "startDate")
         let end = try date(element, "endDate")
         guard end >= start else {
             throw AppleHealthExportError(.invalidElement, line: element.line, "\(element.name) ends before it starts")
         }
-        let device = device(element["device"])
-        var metadata = metadataEntries(element, handled: [HeartbeatListReader.listName])
-        identify(&metadata, digest)
-        if let quantityType = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type)) {
+        let device = device(of: element)
+        var metadata = metadataEntries(element, handled: Self.recordChildNames)
+        identify(&metadata, digest, known: syncIdentifier)
+        if let quantityType = recordType.quantityType {
             guard let text = element["value"], let value = Double(text), value.isFinite else {
                 report.skip("no numeric value for \(Self.label(type))")
                 return nil
@@ -587,7 +653,7 @@ private struct ImportRun {
                                           device: device, metadata: metadata.isEmpty ? nil : metadata)
             return (sample: sample as HKSample, revision: revision)
         }
-        if let categoryType = HKObjectType.categoryType(forIdentifier: HKCategoryTypeIdentifier(rawValue: type)) {
+        if let categoryType = recordType.categoryType {
             guard let text = element["value"], let value = ExportValues.categoryValue(text) else {
                 report.skip("unknown value for \(Self.label(type))")
                 return nil
@@ -995,12 +1061,15 @@ private final class SaveOutcome: @unchecked Sendable {
 private final class CheckLookup: Sendable {
     let lookedUp: [Int]
     let types: [String?]
+    /// The sync identifier each looked-up record was looked up by, in ``lookedUp``'s order (its conversion uses it).
+    let syncIdentifiers: [String]
     let outcome = WaitOutcome<(versions: [Int64?], hashes: [HKHealthStore.KnownSyncHash])>()
     let done = DispatchSemaphore(value: 0)
 
-    init(lookedUp: [Int], types: [String?]) {
+    init(lookedUp: [Int], types: [String?], syncIdentifiers: [String]) {
         self.lookedUp = lookedUp
         self.types = types
+        self.syncIdentifiers = syncIdentifiers
     }
 }
 

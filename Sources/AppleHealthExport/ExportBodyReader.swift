@@ -268,6 +268,12 @@ struct ExportBodyReader {
                 guard value <= 0x10FFFF else { throw malformed("a character reference is not to a character XML allows") }
             }
         }
+        // `&lt;` and `&gt;` (a device description has four) without the loop below, which reads them the same.
+        if position + 2 < buffer.count, buffer[position + 1] == UInt8(ascii: "t"), buffer[position + 2] == UInt8(ascii: ";"),
+           first == UInt8(ascii: "l") || first == UInt8(ascii: "g") {
+            position += 3
+            return first == UInt8(ascii: "l") ? 0x3C : 0x3E
+        }
         var entity: [UInt8] = []
         while let byte = peek(), byte != UInt8(ascii: ";"), entity.count < 5 {
             entity.append(byte)

@@ -8,7 +8,12 @@ enum ExportValues {
     /// Parses `2019-06-25 09:36:02 -0700` (the export's date format, with the offset it was
     /// recorded at). Nil for anything else.
     static func date(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8(date(bytes:))
+    }
+
+    /// ``date(_:)`` of the UTF-8 bytes of a text.
+    static func date(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count == 25, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),
               bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: " ") else { return nil }
         func number(_ range: Range<Int>) -> Int? {

@@ -69,7 +69,7 @@ struct ExportElement: Sendable {
     }
 
     /// The span of the attribute named `attribute`.
-    private func span(named attribute: String) -> Span? {
+    func span(named attribute: String) -> Span? {
         var attribute = attribute
         return attribute.withUTF8 { wanted in
             attributeBytes.withUnsafeBufferPointer { bytes in
@@ -86,6 +86,14 @@ struct ExportElement: Sendable {
 
     /// The number of attributes.
     var attributeCount: Int { spans.count }
+
+    /// Calls `body` with the value bytes of the attribute named `attribute` (no string made); nil when there is none.
+    func withValueBytes<Result>(_ attribute: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        guard let span = span(named: attribute) else { return nil }
+        return try attributeBytes.withUnsafeBufferPointer { source in
+            try body(UnsafeBufferPointer(rebasing: source[Int(span.valueStart)..<Int(span.valueEnd)]))
+        }
+    }
 
     /// The name bytes and value bytes of each attribute, in the start tag's order.
     func forEachAttribute(_ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Void) {
