@@ -200,6 +200,21 @@ struct ExportBodyReader {
         }
     }
 
+    /// Where the name at the position ends when ``readName(tooLong:)`` would read it as one run of ASCII name
+    /// characters ended by an ASCII byte (not a name character) in the buffer, at most ``ExportXMLReader/maximumNameLength``
+    /// long; nil otherwise (`readName` then reads it).
+    private func asciiNameEnd() -> Int? {
+        guard position < buffer.count, Self.isASCIINameStart(buffer[position]) else { return nil }
+        let start = position
+        let limit = limits.maximumNameLength
+        return buffer.withUnsafeBufferPointer { bytes -> Int? in
+            var end = start + 1
+            while end < bytes.count, Self.isASCIINameCharacter(bytes[end]) { end += 1 }
+            guard end < bytes.count, bytes[end] < 0x80, end - start <= limit else { return nil }
+            return end
+        }
+    }
+
     /// Reads a name (XML 1.0 fifth edition's, without colons) into ``name``.
     private mutating func readName(tooLong: AppleHealthExportError.Kind) throws(AppleHealthExportError) {
         name.removeAll(keepingCapacity: true)
@@ -519,8 +534,13 @@ struct ExportBodyReader {
     /// A start tag (`<` consumed): the element's name, its attributes, `>` or `/>`.
     private mutating func startTag(_ handler: (ExportElement) throws -> Void) throws {
         let nameStart = openNames.count
-        try readName(tooLong: .tooLarge)
-        openNames.append(contentsOf: name)
+        if let end = asciiNameEnd() {
+            openNames.append(contentsOf: buffer[position..<end])
+            position = end
+        } else {
+            try readName(tooLong: .tooLarge)
+            openNames.append(contentsOf: name)
+        }
         attributeBytes.removeAll(keepingCapacity: true)
         spans.removeAll(keepingCapacity: true)
         var selfClosing = false
@@ -559,7 +579,11 @@ struct ExportBodyReader {
                     throw AppleHealthExportError(.invalidElement, line: line, "an element has more than \(limits.maximumChildren) children")
                 }
             }
-            building.append(ExportElement(name: elementName, line: line, attributeBytes: attributeBytes, spans: spans))
+            // Buffers of its own, just large enough: ``attributeBytes`` and ``spans`` keep their capacity for the next start tag
+            // (shared with the element, they would be copied at its next `removeAll`), and an import holds thousands of elements
+            // (a lookup run) that would each keep such a capacity.
+            building.append(ExportElement(name: elementName, line: line, attributeBytes: attributeBytes.withUnsafeBufferPointer { Array($0) },
+                                          spans: spans.withUnsafeBufferPointer { Array($0) }))
         }
         if selfClosing {
             openNames.removeSubrange(nameStart...)
@@ -572,8 +596,15 @@ struct ExportBodyReader {
     /// One attribute, `name = "value"`, appended to ``attributeBytes`` and ``spans``.
     private mutating func attribute() throws(AppleHealthExportError) {
         let nameStart = attributeBytes.count
-        try readName(tooLong: .attributeTooLong)
-        attributeBytes.append(contentsOf: name)
+        if let end = asciiNameEnd() {
+            // An ASCII name ended by an ASCII byte in the buffer (every attribute of an export): what readName reads, without
+            // its copy into `name`.
+            attributeBytes.append(contentsOf: buffer[position..<end])
+            position = end
+        } else {
+            try readName(tooLong: .attributeTooLong)
+            attributeBytes.append(contentsOf: name)
+        }
         let valueStart = attributeBytes.count
         let nameLength = valueStart - nameStart
         for span in spans where Int(span.valueStart - span.nameStart) == nameLength {
