@@ -229,8 +229,9 @@ private struct ImportRun {
     /// index searches run in a task, beside this thread's parse, and the run is handled (``finishCheck()``) before anything
     /// read after it.
     var checking: (records: [(element: ExportElement, digest: [UInt8])], lookup: CheckLookup)?
-    /// The batch being saved while the next one is read (``commit()``), until ``finishSave()``.
-    var saving: (semaphore: DispatchSemaphore, outcome: SaveOutcome)?
+    /// The batches being saved while the next one is read (``commit()``), oldest first, until ``finishSave()``: each
+    /// signals its semaphore once it ended, and its task tells whether it was written.
+    var saving: [(semaphore: DispatchSemaphore, outcome: SaveOutcome, written: Task<Bool, Never>)] = []
     /// The bulk write the import runs in: the saves' tasks, created on the reader's Dispatch thread, run as its own.
     var bulkWriteOwner: HKHealthStore.BulkWriteOwner?
 
@@ -855,21 +856,34 @@ private struct ImportRun {
 
     // MARK: Saving
 
-    /// Starts saving the batch in one transaction, once the previous batch's save ended: this
-    /// (non-cooperative) thread reads and converts the next batch meanwhile, so that on two
-    /// cores the parse overlaps the save. Batches are saved one after the other, in order.
+    /// Starts saving the batch in one transaction: this (non-cooperative) thread reads and converts the next batch
+    /// meanwhile, and the batch is validated and sealed (``HKHealthStore/prepareSave(_:recordedAs:knownSyncHashes:)``)
+    /// while SQLite writes the one before, so that on two cores the parse, the sealing and the writes overlap. Batches
+    /// are written one after the other, in order, each once the one before it was (a batch after one that failed is not
+    /// written); at most two are in the store's hands at once.
     mutating func commit() throws {
         guard !objects.isEmpty || !summaries.isEmpty else { return }
-        try finishSave()
+        try finishSave(keeping: 1)
         let outcome = SaveOutcome()
         let semaphore = DispatchSemaphore(value: 0)
         let (store, objects, revisions, knownSyncHashes, summaries, owner) = (store, objects, revisions, knownSyncHashes, summaries, bulkWriteOwner)
-        Task {
+        let previous = saving.last?.written
+        let written = Task<Bool, Never> {
+            defer { semaphore.signal() }
             do {
                 let counts = try await Self.asImport(store, owner) {
+                    // Prepared while the batch before is written; its failure (the import's error) leaves this one unwritten.
+                    let prepared: Result<HKHealthStore.PreparedSave, any Error>
+                    do {
+                        prepared = .success(try await store.prepareSave(objects, recordedAs: revisions, knownSyncHashes: knownSyncHashes))
+                    } catch {
+                        prepared = .failure(error)
+                    }
+                    guard await previous?.value ?? true else { throw CancellationError() }
                     var counts = HKSaveCounts()
                     if !objects.isEmpty {
-                        counts.add(try await Self.save(objects, recordedAs: revisions, knownSyncHashes: knownSyncHashes, into: store, refused: outcome))
+                        counts.add(try await Self.save(prepared, objects, recordedAs: revisions, knownSyncHashes: knownSyncHashes, into: store,
+                                                       refused: outcome))
                     }
                     if !summaries.isEmpty {
                         var summaryCounts = try await store.saveActivitySummaries(summaries, recordedAs: Self.activityRevision)
@@ -881,12 +895,13 @@ private struct ImportRun {
                     return counts
                 }
                 outcome.set(counts)
+                return true
             } catch {
                 outcome.set(error)
+                return false
             }
-            semaphore.signal()
         }
-        saving = (semaphore, outcome)
+        saving.append((semaphore, outcome, written))
         self.objects.removeAll(keepingCapacity: true)
         self.revisions.removeAll(keepingCapacity: true)
         self.knownSyncHashes.removeAll(keepingCapacity: true)
@@ -906,10 +921,10 @@ private struct ImportRun {
     /// in meters), nothing of it was written (samples are checked before the batch's transaction): its
     /// samples are then saved one by one, and each one refused is left out with the store's reason instead
     /// of ending the import.
-    private static func save(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision], knownSyncHashes: [HKHealthStore.KnownSyncHash?],
-                             into store: HKHealthStore, refused: SaveOutcome) async throws -> HKSaveCounts {
+    private static func save(_ prepared: Result<HKHealthStore.PreparedSave, any Error>, _ objects: [HKObject], recordedAs revisions: [HKSourceRevision],
+                             knownSyncHashes: [HKHealthStore.KnownSyncHash?], into store: HKHealthStore, refused: SaveOutcome) async throws -> HKSaveCounts {
         do {
-            return try await store.save(objects, recordedAs: revisions, knownSyncHashes: knownSyncHashes)
+            return try await store.save(prepared.get())
         } catch let error as HKError where error.code == .errorInvalidArgument {
             var counts = HKSaveCounts()
             for (index, (object, revision)) in zip(objects, revisions).enumerated() {
@@ -926,14 +941,29 @@ private struct ImportRun {
 
     /// Waits for the batch being saved, if any, and adds what it stored to the report.
     mutating func finishSave() throws {
-        guard let pending = saving else { return }
-        saving = nil
-        pending.semaphore.wait()
-        if let error = pending.outcome.error { throw error }
-        report.add(pending.outcome.counts)
-        for reason in pending.outcome.refused { report.skip("refused by the store: \(reason)") }
-        report.batches += 1
-        progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes))
+        try finishSave(keeping: 0)
+    }
+
+    /// Waits for the batches being saved, oldest first, until at most `keeping` are left, and reports them. When one
+    /// failed, the others are still waited for (none written after it) and its error is thrown.
+    mutating func finishSave(keeping: Int) throws {
+        var failure: (any Error)?
+        var keeping = keeping
+        while saving.count > keeping {
+            let pending = saving.removeFirst()
+            pending.semaphore.wait()
+            if failure != nil { continue }
+            if let error = pending.outcome.error {
+                failure = error
+                keeping = 0
+                continue
+            }
+            report.add(pending.outcome.counts)
+            for reason in pending.outcome.refused { report.skip("refused by the store: \(reason)") }
+            report.batches += 1
+            progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes))
+        }
+        if let failure { throw failure }
     }
 
     /// Runs `body` in a task, waiting for it on this (non-cooperative) thread.
