@@ -58,16 +58,26 @@ extension HKHealthStore {
         guard !objects.isEmpty else { return PreparedSave(samples: []) }
         let cipher = try await engine.databaseAsync().cipher
         var preparers: [String: SamplePreparer] = [:]
+        // Objects come in runs of one source revision (an import's share its objects): the last one's preparer and record
+        // are reused without hashing its bundle identifier or converting it again.
+        var last: (revision: HKSourceRevision, preparer: SamplePreparer, record: SourceRevisionRecord)?
         var prepared: [PreparedSample] = []
         prepared.reserveCapacity(objects.count)
         for (index, (object, revision)) in zip(objects, revisions).enumerated() {
             guard object is HKSample else { throw HKError(.errorInvalidArgument, "only samples can be saved") }
-            let bundle = revision.source.bundleIdentifier
-            let preparer = preparers[bundle] ?? SamplePreparer(cipher: cipher, bundleIdentifier: bundle)
-            preparers[bundle] = preparer
+            let current: (revision: HKSourceRevision, preparer: SamplePreparer, record: SourceRevisionRecord)
+            if let last, last.revision === revision {
+                current = last
+            } else {
+                let bundle = revision.source.bundleIdentifier
+                let preparer = preparers[bundle] ?? SamplePreparer(cipher: cipher, bundleIdentifier: bundle)
+                preparers[bundle] = preparer
+                current = (revision, preparer, SourceRevisionRecord(revision))
+                last = current
+            }
             let known = index < knownSyncHashes.count ? knownSyncHashes[index] : nil
-            var sample = try preparer.prepare(object, knownSyncHash: known)
-            sample.revision = SourceRevisionRecord(revision)
+            var sample = try current.preparer.prepare(object, knownSyncHash: known)
+            sample.revision = current.record
             prepared.append(sample)
         }
         return PreparedSave(samples: prepared)

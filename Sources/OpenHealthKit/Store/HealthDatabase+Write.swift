@@ -105,9 +105,7 @@ extension HealthDatabase {
                     try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
                 }
 
-                let syncLookup = try db.cachedStatement(sql: """
-                    SELECT id, sync_version FROM sample WHERE sync_id = ? AND type = \(SampleTypeCode.parameter) AND parent_id IS NULL
-                    """)
+                let syncLookup = try SyncLookupStatement(db)
                 // Health records: same key whatever the clinical type (an Observation may move from lab to vital).
                 let replaceLookup = try db.cachedStatement(sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND kind = ? AND parent_id IS NULL")
                 for sample in samples {
@@ -122,8 +120,8 @@ extension HealthDatabase {
                         try tombstone(db, rowIDs: rows.map { $0[0] }, sequence: &sequence, now: now, changes: &changes, rollups: &rollups,
                                       dissolved: &dissolved)
                     } else if let syncHash = sample.syncHash {
-                        if let existing = try Row.fetchOne(syncLookup, arguments: [syncHash, sample.type]) {
-                            let storedVersion: Int64 = existing[1] ?? Int64.min
+                        if let existing = try syncLookup.first(syncHash: syncHash, type: sample.type) {
+                            let storedVersion = existing.version ?? Int64.min
                             guard (sample.syncVersion ?? Int64.min) > storedVersion else {
                                 // Not stored: its block must not keep its value.
                                 let planned = ValueBlockPlan.slots(of: sample).compactMap { slot in
@@ -134,7 +132,7 @@ extension HealthDatabase {
                                 continue
                             }
                             counter.replaced(sample.type)
-                            try tombstone(db, rowIDs: [existing[0]], sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
+                            try tombstone(db, rowIDs: [existing.id], sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
                         }
                     }
                     try insertRow(sample, parent: nil, revision: sample.revision ?? revision)

@@ -347,8 +347,9 @@ extension MetadataCodec {
     /// checked, as ``compactSync(_:)`` checks it: by expanding, except for text without control
     /// characters and whole numbers under keys of ASCII letters (an import's metadata), whose JSON
     /// ``plainEncoding(_:)`` writes from the keys' and values' bytes alone, which the form keeps
-    /// (their round trip is what `BinaryMetadataTests` tries).
-    static func compactBinary(_ values: [String: Value], json: Data) -> [UInt8]? {
+    /// (their round trip is what `BinaryMetadataTests` tries). With `json` nil, only that form is given (nil for any
+    /// other metadata), so that the save path encodes the JSON only for metadata that needs it.
+    static func compactBinary(_ values: [String: Value], json: Data?) -> [UInt8]? {
         var entries: [(code: UInt8, key: String, value: Value)] = []
         entries.reserveCapacity(values.count)
         var capacity = 2
@@ -411,7 +412,7 @@ extension MetadataCodec {
         // The check `compactSync` makes: the form is kept only when it expands to the exact JSON.
         if plain { return bytes }
         var offset = 0
-        guard let expanded = try? bytes.withUnsafeBufferPointer({ try expandBinary($0, offset: &offset) }),
+        guard let json, let expanded = try? bytes.withUnsafeBufferPointer({ try expandBinary($0, offset: &offset) }),
               offset == bytes.count, expanded == json else { return nil }
         return bytes
     }
@@ -512,7 +513,11 @@ extension MetadataCodec {
         guard utf8.count >= prefix.count + 64, utf8.starts(with: prefix) else { return nil }
         let hexStart = utf8.index(utf8.startIndex, offsetBy: prefix.count)
         let hexEnd = utf8.index(hexStart, offsetBy: 64)
-        guard let digest = lowercaseHexBytes(utf8[hexStart..<hexEnd], capacity: 32) else { return nil }
+        // A native string's bytes are read in place (the generic walk over the view cost as much as the rest of the form).
+        let contiguous = utf8.withContiguousStorageIfAvailable { bytes in
+            lowercaseHexBytes(UnsafeBufferPointer(rebasing: bytes[prefix.count..<prefix.count + 64]), capacity: 32)
+        }
+        guard let digest = contiguous ?? lowercaseHexBytes(utf8[hexStart..<hexEnd], capacity: 32) else { return nil }
         return (digest, utf8[hexEnd...])
     }
 

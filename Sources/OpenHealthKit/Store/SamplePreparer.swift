@@ -47,7 +47,12 @@ struct SamplePreparer {
                           "\(sample.sampleType.identifier): a sample's dates must lie between years 1 and 4000 (Date.distantPast and Date.distantFuture)")
         }
         let metadataValues = try sample.metadata.map(MetadataCodec.values) ?? [:]
-        let metadata = metadataValues.isEmpty ? nil : try MetadataCodec.encode(metadataValues)
+        // Metadata sealed in binary without a JSON check (an import's: text and whole numbers, see `compactBinary`) is not
+        // encoded as JSON, which the sealed record would not keep: its payload only marks that it has metadata. A health
+        // record keeps its JSON.
+        let keepsJSON = sample is HKClinicalRecord || sample is HKVerifiableClinicalRecord
+        let plainBinary = metadataValues.isEmpty || keepsJSON ? nil : MetadataCodec.compactBinary(metadataValues, json: nil)
+        let metadata = metadataValues.isEmpty ? nil : plainBinary != nil ? Data() : try MetadataCodec.encode(metadataValues)
         let preparedDevice = try sample.device.map { try devices.prepared($0, cipher: cipher) }
         let device = preparedDevice?.json
         let kind: SampleKind
@@ -277,7 +282,7 @@ struct SamplePreparer {
         // Metadata is sealed in binary (`SamplePayload`): well-known keys as one byte, an import's sync identifier
         // as its digest's 32 bytes. A health record keeps its JSON (its content version hashes the record as saved).
         if let metadata, kind != .clinicalRecord, kind != .verifiableRecord {
-            payload.binaryMetadata = MetadataCodec.compactBinary(metadataValues, json: metadata)
+            payload.binaryMetadata = plainBinary ?? MetadataCodec.compactBinary(metadataValues, json: metadata)
             if payload.binaryMetadata == nil, syncInColumns { payload.compactMetadata = MetadataCodec.compactSync(metadataValues) }
         }
         // The device is sealed once in its `device` row (v19-devices) and referred to by its keyed hash; a

@@ -82,3 +82,47 @@ struct SampleRowStatement {
         }
     }
 }
+
+/// The save path's look-up of a sync hash already stored for a type, stepped through SQLite's C API on GRDB's cached
+/// statement: GRDB's arguments, cursor and row for each sample cost more than the index search itself.
+struct SyncLookupStatement {
+    private static let sql = """
+        SELECT id, sync_version FROM sample WHERE sync_id = ? AND type = \(SampleTypeCode.parameter) AND parent_id IS NULL
+        """
+    private let statement: Statement
+
+    init(_ db: Database) throws {
+        statement = try db.cachedStatement(sql: Self.sql)
+    }
+
+    /// The first top-level row of type `type` stored under `syncHash`: its id and sync version (nil when it has none).
+    func first(syncHash: Data, type: String) throws -> (id: Int64, version: Int64?)? {
+        let sqlite = statement.sqliteStatement
+        try check(sqlite3_reset(sqlite))
+        defer { _ = sqlite3_reset(sqlite) }
+        try syncHash.withUnsafeBytes { bytes in
+            // An empty blob is bound as one (a NULL pointer would bind NULL).
+            if let base = bytes.baseAddress, !bytes.isEmpty {
+                try check(sqlite3_bind_blob(sqlite, 1, base, Int32(bytes.count), SampleRowStatement.transient))
+            } else {
+                try check(sqlite3_bind_zeroblob(sqlite, 1, 0))
+            }
+        }
+        try check(sqlite3_bind_text(sqlite, 2, type, -1, SampleRowStatement.transient))
+        switch sqlite3_step(sqlite) {
+        case SQLITE_DONE:
+            return nil
+        case SQLITE_ROW:
+            let version = sqlite3_column_type(sqlite, 1) == SQLITE_NULL ? nil : sqlite3_column_int64(sqlite, 1)
+            return (sqlite3_column_int64(sqlite, 0), version)
+        case let code:
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: Self.sql)
+        }
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: Self.sql)
+        }
+    }
+}
