@@ -18,7 +18,7 @@ extension HealthDatabase {
                 """)
             let update = try db.cachedStatement(sql: "UPDATE sample SET sealed = ?, sync_version = ? WHERE id = ?")
             let unindex = try db.cachedStatement(sql: "DELETE FROM metadata_index WHERE sample_id = ?")
-            let index = try db.cachedStatement(sql: MetadataIndexEntry.insertSQL)
+            var index = try MetadataIndexWriter(db)
             var changed = 0
             for (uuid, added) in additions.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
                 guard let row = try Row.fetchOne(lookup, arguments: [uuid.databaseBlob, SampleKind.clinicalRecord.rawValue]) else { continue }
@@ -40,10 +40,7 @@ extension HealthDatabase {
                 update.setUncheckedArguments([resealed, version, rowID])
                 try update.execute()
                 try unindex.execute(arguments: [rowID])
-                for entry in SamplePreparer.metadataIndex(merged, cipher: self.cipher) {
-                    index.setUncheckedArguments(entry.arguments(rowID: rowID))
-                    try index.execute()
-                }
+                for entry in SamplePreparer.metadataIndex(merged, cipher: self.cipher) { try index.write(entry, rowID: rowID) }
                 changed += 1
             }
             return changed

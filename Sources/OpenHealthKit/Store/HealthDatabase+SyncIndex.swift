@@ -73,7 +73,8 @@ extension HealthDatabase {
             let identifierKey = cipher.indexHash("mk", HKMetadataKeySyncIdentifier)
             let versionKey = cipher.indexHash("mk", HKMetadataKeySyncVersion)
             try db.execute(sql: """
-                DELETE FROM metadata_index WHERE key_hash = ? AND sample_id IN (SELECT s.id FROM sample s WHERE \(Self.syncRowCondition))
+                DELETE FROM metadata_index
+                WHERE key_id = \(MetadataIndexEntry.keyID) AND sample_id IN (SELECT s.id FROM sample s WHERE \(Self.syncRowCondition))
                 """, arguments: [identifierKey])
             // A version goes where its index row is the one its whole number gives (a large Double's
             // index form is not): by distinct version, a few in any store, so memory stays small.
@@ -81,7 +82,7 @@ extension HealthDatabase {
                 SELECT DISTINCT s.sync_version FROM sample s WHERE \(Self.syncRowCondition) AND s.sync_version IS NOT NULL
                 """)
             let remove = try db.cachedStatement(sql: """
-                DELETE FROM metadata_index WHERE key_hash = ? AND value_hash = ?
+                DELETE FROM metadata_index WHERE key_id = \(MetadataIndexEntry.keyID) AND value_hash = ?
                 AND sample_id IN (SELECT s.id FROM sample s WHERE \(Self.syncRowCondition) AND s.sync_version = ?)
                 """)
             for version in versions where version.magnitude < Self.columnVersionLimit.magnitude {

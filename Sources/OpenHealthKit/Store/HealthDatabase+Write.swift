@@ -41,7 +41,7 @@ extension HealthDatabase {
                 var rollups = RollupChanges()
                 let statement = try SampleRowStatement(db)
                 var typeCodes = SampleTypeCode.Cache()
-                let indexStatement = try db.cachedStatement(sql: MetadataIndexEntry.insertSQL)
+                var indexWriter = try MetadataIndexWriter(db)
                 let now = now().timeIntervalSinceReferenceDate
 
                 var blockIDs: [Int64] = []
@@ -73,16 +73,10 @@ extension HealthDatabase {
                     try statement.insert(sample, typeCode: try typeCodes.code(db, for: sample.type), sourceID: rowSourceID, parentID: parent,
                                          anchor: sequence, blockID: blockID, blockIndex: blockIndex)
                     let rowID = db.lastInsertedRowID
-                    for entry in sample.metadataIndex {
-                        indexStatement.setUncheckedArguments(entry.arguments(rowID: rowID))
-                        try indexStatement.execute()
-                    }
+                    for entry in sample.metadataIndex { try indexWriter.write(entry, rowID: rowID) }
                     // The row's columns answer its sync metadata only under the source its hash was scoped to.
                     if let bundle = sample.syncColumnsBundle, bundle != revision.bundleIdentifier {
-                        for entry in try syncMetadataIndex(of: sample) {
-                            indexStatement.setUncheckedArguments(entry.arguments(rowID: rowID))
-                            try indexStatement.execute()
-                        }
+                        for entry in try syncMetadataIndex(of: sample) { try indexWriter.write(entry, rowID: rowID) }
                     }
                     if !sample.routeBlocks.isEmpty || sample.workoutLink != nil {
                         try insertRoute(db, sample, rowID: rowID, changes: &changes)

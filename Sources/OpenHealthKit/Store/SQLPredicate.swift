@@ -100,7 +100,8 @@ struct SQLPredicate {
             guard !forms.isEmpty else { return "0" }
             arguments += [cipher.indexHash("mk", key)]
             for form in forms { arguments += [cipher.indexHash("mv", key, form)] }
-            let indexed = "s.id IN (SELECT sample_id FROM metadata_index WHERE key_hash = ? AND value_hash IN (" + placeholders(forms.count) + "))"
+            let indexed = "s.id IN (SELECT sample_id FROM metadata_index WHERE key_id = \(MetadataIndexEntry.keyID) AND value_hash IN ("
+                + placeholders(forms.count) + "))"
             // Sync identifiers and versions are in the row's own columns (`HealthDatabase+SyncIndex.swift`).
             if key == HKMetadataKeySyncIdentifier {
                 let identifiers = values.compactMap { value -> String? in
@@ -180,7 +181,7 @@ struct SQLPredicate {
     /// version the rows that keep them in their own columns (`HealthDatabase.syncRowCondition`).
     private static func metadataKeyExists(_ key: String, cipher: RecordCipher, arguments: inout StatementArguments) -> String {
         arguments += [cipher.indexHash("mk", key)]
-        let indexed = "s.id IN (SELECT sample_id FROM metadata_index WHERE key_hash = ?)"
+        let indexed = "s.id IN (SELECT sample_id FROM metadata_index WHERE key_id = \(MetadataIndexEntry.keyID))"
         if key == HKMetadataKeySyncIdentifier { return "(" + indexed + " OR (" + HealthDatabase.syncRowCondition + "))" }
         if key == HKMetadataKeySyncVersion { return "(" + indexed + " OR (" + HealthDatabase.syncRowCondition + " AND s.sync_version IS NOT NULL))" }
         return indexed

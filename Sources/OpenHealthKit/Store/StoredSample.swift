@@ -88,14 +88,36 @@ struct MetadataIndexEntry: Sendable {
     var keyHash: Data
     var valueHash: Data?
 
-    /// Inserts one row. The table is keyed by (key hash, value hash, row id) (v22-leaner-indexes),
-    /// so a row stored twice is one row, and a value without an index form is stored as an
-    /// empty hash: no lookup of a value hash (16 bytes) matches it; a lookup by key finds it.
-    static let insertSQL = "INSERT OR IGNORE INTO metadata_index (key_hash, value_hash, sample_id) VALUES (?, ?, ?)"
+    /// The SQL of the `metadata_key` id of the key hash bound to its `?` (NULL when no row
+    /// names that key: then no index row does either).
+    static let keyID = "(SELECT id FROM metadata_key WHERE hash = ?)"
+}
 
-    /// ``insertSQL``'s arguments for the sample row `rowID`.
-    func arguments(rowID: Int64) -> StatementArguments {
-        [keyHash, valueHash ?? Data(), rowID]
+/// Writes `metadata_index` rows (v22-leaner-indexes): each distinct key hash is one
+/// `metadata_key` row, and an index row holds that row's id, the value hash and the sample's
+/// row id, its primary key, so a row written twice is one row. A value without an index form
+/// is an empty hash: no lookup of a value hash (16 bytes) matches it; a lookup by key finds it.
+struct MetadataIndexWriter {
+    private let addKey: Statement
+    private let insert: Statement
+    /// Key hashes known to have their `metadata_key` row (a save names a few keys, many times).
+    private var knownKeys: Set<Data> = []
+
+    init(_ db: Database) throws {
+        addKey = try db.cachedStatement(sql: "INSERT OR IGNORE INTO metadata_key (hash) VALUES (?)")
+        insert = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO metadata_index (key_id, value_hash, sample_id) VALUES (\(MetadataIndexEntry.keyID), ?, ?)
+            """)
+    }
+
+    /// Writes `entry` for the sample row `rowID`.
+    mutating func write(_ entry: MetadataIndexEntry, rowID: Int64) throws {
+        if knownKeys.insert(entry.keyHash).inserted {
+            addKey.setUncheckedArguments([entry.keyHash])
+            try addKey.execute()
+        }
+        insert.setUncheckedArguments([entry.keyHash, entry.valueHash ?? Data(), rowID])
+        try insert.execute()
     }
 }
 

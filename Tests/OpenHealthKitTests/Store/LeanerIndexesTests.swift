@@ -45,6 +45,13 @@ struct LeanerIndexesTests {
         }
         #expect(plan.contains { $0.contains("sqlite_autoindex_sample_1") }, "\(plan)")
         #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+        // A metadata lookup searches the primary key by key id and value hash.
+        let lookup = try await queue.read { db in
+            let sql = "SELECT sample_id FROM metadata_index WHERE key_id = \(MetadataIndexEntry.keyID) AND value_hash IN (?, ?)"
+            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql,
+                             arguments: [Data(count: 16), Data(count: 16), Data(count: 16)]).map { $0["detail"] as String }
+        }
+        #expect(lookup.contains { $0.hasPrefix("SEARCH metadata_index USING PRIMARY KEY (key_id=? AND value_hash=?)") }, "\(lookup)")
     }
 
     @Test("Deleting from a format-1 block unlinks every row it names; its row stays, emptied")
@@ -133,7 +140,9 @@ struct LeanerIndexesTests {
         let rows = try await ValueBlockTests.integer(folder, "SELECT count(*) FROM metadata_index")
         #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM metadata_index WHERE value_hash = X''") == 4)
 
-        // Back to v21's layout: a rowid table with NULL for no value hash, its two indexes, and the block_id index.
+        // Each key once in metadata_key: Tag, Lap, Indoor, When, Offset.
+        #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM metadata_key") == 5)
+        // Back to v21's layout: a rowid table of key hashes, NULL for no value hash, its two indexes, and the block_id index.
         try await ValueBlockTests.edit(folder) { db in
             try db.execute(sql: """
                 CREATE TABLE metadata_index_old (
@@ -141,8 +150,10 @@ struct LeanerIndexesTests {
                     key_hash BLOB NOT NULL,
                     value_hash BLOB
                 );
-                INSERT INTO metadata_index_old SELECT sample_id, key_hash, nullif(value_hash, X'') FROM metadata_index ORDER BY sample_id;
+                INSERT INTO metadata_index_old SELECT m.sample_id, k.hash, nullif(m.value_hash, X'')
+                    FROM metadata_index m JOIN metadata_key k ON k.id = m.key_id ORDER BY m.sample_id;
                 DROP TABLE metadata_index;
+                DROP TABLE metadata_key;
                 ALTER TABLE metadata_index_old RENAME TO metadata_index;
                 CREATE INDEX metadata_index_lookup ON metadata_index(key_hash, value_hash);
                 CREATE INDEX metadata_index_sample ON metadata_index(sample_id);
@@ -157,6 +168,7 @@ struct LeanerIndexesTests {
         #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM grdb_migrations WHERE identifier = 'v22-leaner-indexes'") == 1)
         #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM sqlite_schema WHERE name IN ('sample_block', 'metadata_index_lookup')") == 0)
         #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM metadata_index") == rows)
+        #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM metadata_key") == 5)
         #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM store_info WHERE key = 'vacuum_pending'") == 0)
 
         // Deleting a sample removes its index rows and dissolves its block.

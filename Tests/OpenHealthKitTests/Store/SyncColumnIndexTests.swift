@@ -111,7 +111,7 @@ struct SyncColumnIndexTests {
     }
 
     static func syncIndexRows(_ folder: TemporaryFolder, cipher: RecordCipher) async throws -> Int {
-        try await ValueBlockTests.integer(folder, "SELECT count(*) FROM metadata_index WHERE key_hash IN (?, ?)",
+        try await ValueBlockTests.integer(folder, "SELECT count(*) FROM metadata_index WHERE key_id IN (SELECT id FROM metadata_key WHERE hash IN (?, ?))",
                                           [cipher.indexHash("mk", HKMetadataKeySyncIdentifier), cipher.indexHash("mk", HKMetadataKeySyncVersion)])
     }
 
@@ -149,6 +149,7 @@ struct SyncColumnIndexTests {
         let cipher = database.cipher
         // Make it what the save wrote before v18: every metadata entry indexed, metadata sealed as JSON.
         try await database.writer.write { db in
+            var index = try MetadataIndexWriter(db)
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, uuid, (SELECT identifier FROM sample_type t WHERE t.id = type), kind, start, "end", sealed FROM sample
                 """)
@@ -162,7 +163,7 @@ struct SyncColumnIndexTests {
                 try db.execute(sql: "DELETE FROM metadata_index WHERE sample_id = ?", arguments: [row[0] as Int64])
                 guard let metadata = payload.metadata else { continue }
                 for entry in SamplePreparer.metadataIndex(try MetadataCodec.decode(metadata), cipher: cipher) {
-                    try db.execute(sql: MetadataIndexEntry.insertSQL, arguments: entry.arguments(rowID: row[0]))
+                    try index.write(entry, rowID: row[0])
                 }
             }
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v18-sync-column-index'")

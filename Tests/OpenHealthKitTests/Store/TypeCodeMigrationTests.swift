@@ -125,7 +125,7 @@ struct TypeCodeMigrationTests {
             try db.execute(sql: "ATTACH DATABASE ? AS legacy", arguments: [source.database.path])
             let tables = try String.fetchAll(db, sql: """
                 SELECT name FROM legacy.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-                AND name NOT IN ('sample', 'sample_type', 'grdb_migrations', 'metadata_index')
+                AND name NOT IN ('sample', 'sample_type', 'grdb_migrations', 'metadata_index', 'metadata_key')
                 """)
             try db.inTransaction {
                 try db.execute(sql: "DELETE FROM store_info")
@@ -137,7 +137,7 @@ struct TypeCodeMigrationTests {
                              s.sync_id, s.sync_version, s.sealed, s.block_id, s.block_index
                       FROM legacy.sample s JOIN legacy.sample_type t ON t.id = s.type;
                     INSERT INTO metadata_index (sample_id, key_hash, value_hash)
-                      SELECT sample_id, key_hash, nullif(value_hash, X'') FROM legacy.metadata_index;
+                      SELECT m.sample_id, k.hash, nullif(m.value_hash, X'') FROM legacy.metadata_index m JOIN legacy.metadata_key k ON k.id = m.key_id;
                     """)
                 return .commit
             }

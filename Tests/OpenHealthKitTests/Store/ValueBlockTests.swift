@@ -146,7 +146,7 @@ struct ValueBlockTests {
                       SELECT id, uuid, (SELECT identifier FROM legacy.sample_type t WHERE t.id = type), kind, start, "end", source_id, parent_id,
                              activity_type, anchor, sync_id, sync_version, sealed FROM legacy.sample;
                     INSERT INTO metadata_index (sample_id, key_hash, value_hash)
-                      SELECT sample_id, key_hash, nullif(value_hash, X'') FROM legacy.metadata_index;
+                      SELECT m.sample_id, k.hash, nullif(m.value_hash, X'') FROM legacy.metadata_index m JOIN legacy.metadata_key k ON k.id = m.key_id;
                     """)
                 return .commit
             }
