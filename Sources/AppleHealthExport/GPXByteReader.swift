@@ -63,6 +63,9 @@ struct GPXByteReader {
     /// `XMLParser` collected it.
     private var collecting = false
     private var text: [UInt8] = []
+    /// The field's text while it is one run of plain bytes, read in place: where it is in ``bytes``
+    /// (``text`` is then empty; the run is copied into it when more text follows).
+    private var pending: Range<Int>?
     /// The names of the start tag being read's attributes and their hashes, for the duplicate check.
     private var attributeNames: [(start: Int, end: Int, hash: UInt64, colon: Bool)] = []
     /// An attribute value with references or line ends, decoded.
@@ -166,22 +169,27 @@ struct GPXByteReader {
     /// ``sawColon`` tells whether it holds a colon.
     private mutating func name() throws(AppleHealthExportError) -> (start: Int, end: Int) {
         let start = position
-        sawColon = false
-        while position < bytes.count {
-            let byte = bytes[position]
-            let first = position == start
+        let bytes = self.bytes
+        var index = start
+        var colon = false
+        while index < bytes.count {
+            let byte = bytes[index]
             if byte < 0x80 {
-                let colon = byte == UInt8(ascii: ":")
-                let allowed = colon || (first ? ExportBodyReader.isASCIINameStart(byte) : ExportBodyReader.isASCIINameCharacter(byte))
-                guard allowed else { break }
-                if colon { sawColon = true }
-                position += 1
+                if byte == UInt8(ascii: ":") {
+                    colon = true
+                } else {
+                    guard index == start ? ExportBodyReader.isASCIINameStart(byte) : ExportBodyReader.isASCIINameCharacter(byte) else { break }
+                }
+                index += 1
             } else {
+                position = index
                 let (value, length) = try scalar()
-                guard first ? ExportBodyReader.isNameStart(value) : ExportBodyReader.isNameCharacter(value) else { break }
-                position += length
+                guard index == start ? ExportBodyReader.isNameStart(value) : ExportBodyReader.isNameCharacter(value) else { break }
+                index += length
             }
         }
+        position = index
+        sawColon = colon
         work += position - start
         guard position > start else {
             if position == bytes.count { throw truncated("a name") }
@@ -192,12 +200,31 @@ struct GPXByteReader {
     }
 
     /// Whether the name at `name` is `literal`.
+    @inline(__always)
     private func isName(_ name: (start: Int, end: Int), _ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard name.end - name.start == count else { return false }
         let start = literal.utf8Start
         for index in 0..<count where bytes[name.start + index] != start[index] { return false }
         return true
+    }
+
+    /// The bytes of a name of at most 8 bytes as one word, the first byte lowest (``GPXNames``).
+    @inline(__always)
+    private func packed(_ name: (start: Int, end: Int)) -> UInt64 {
+        var value: UInt64 = 0
+        var index = name.end
+        while index > name.start {
+            index -= 1
+            value = value << 8 | UInt64(bytes[index])
+        }
+        return value
+    }
+
+    /// Whether `name` is the name whose bytes `word` packs (``GPXNames``).
+    @inline(__always)
+    private func isName(_ name: (start: Int, end: Int), word: UInt64, count: Int) -> Bool {
+        name.end - name.start == count && packed(name) == word
     }
 
     /// The reference at the position (`&` consumed): the character it stands for.
@@ -371,7 +398,17 @@ struct GPXByteReader {
                 position += 1
             }
             work += position - start
-            if collecting, position > start { try appendText(start..<position) }
+            if collecting, position > start {
+                if text.isEmpty, pending == nil, position < bytes.count, bytes[position] == UInt8(ascii: "<") {
+                    // The whole text so far, read in place (copied only if more text follows).
+                    guard position - start <= Self.maximumText else {
+                        throw AppleHealthExportError(.tooLarge, line: line, "a GPX element's text is too long")
+                    }
+                    pending = start..<position
+                } else {
+                    try appendText(start..<position)
+                }
+            }
             guard position < bytes.count else { throw truncated("the gpx element") }
             let byte = bytes[position]
             switch byte {
@@ -384,6 +421,7 @@ struct GPXByteReader {
                     if value < 0x80 {
                         try appendText(UInt8(value))
                     } else {
+                        flushPending()
                         ExportBodyReader.appendUTF8(value, to: &text)
                         try checkText()
                     }
@@ -399,12 +437,21 @@ struct GPXByteReader {
         }
     }
 
+    /// Copies the text read in place (``pending``) into ``text``, before more is appended.
+    private mutating func flushPending() {
+        guard let range = pending else { return }
+        pending = nil
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+    }
+
     private mutating func appendText(_ byte: UInt8) throws(AppleHealthExportError) {
+        flushPending()
         text.append(byte)
         try checkText()
     }
 
     private mutating func appendText(_ range: Range<Int>) throws(AppleHealthExportError) {
+        flushPending()
         text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
         try checkText()
     }
@@ -470,8 +517,8 @@ struct GPXByteReader {
     private mutating func startTag() throws(AppleHealthExportError) {
         let elementName = try name()
         let elementColon = sawColon
-        let isPoint = isName(elementName, "trkpt")
-        attributeNames.removeAll(keepingCapacity: true)
+        let isPoint = isName(elementName, word: GPXNames.trkpt, count: 5)
+        if !attributeNames.isEmpty { attributeNames.removeAll(keepingCapacity: true) }
         var latitude = NumberField.absent, longitude = NumberField.absent
         var selfClosing = false
         while true {
@@ -623,9 +670,14 @@ struct GPXByteReader {
         guard let open = openNames.last else { throw malformed("an end tag has no start tag") }
         let elementName = try name()
         work += open.end - open.start
-        guard bytes[open.start..<open.end].elementsEqual(bytes[elementName.start..<elementName.end]) else {
-            throw malformed("an end tag does not match its start tag")
+        let length = open.end - open.start
+        var same = elementName.end - elementName.start == length
+        var index = 0
+        while same, index < length {
+            same = bytes[open.start + index] == bytes[elementName.start + index]
+            index += 1
         }
+        guard same else { throw malformed("an end tag does not match its start tag") }
         _ = skipSpace()
         guard position < bytes.count else { throw truncated("an end tag") }
         guard bytes[position] == UInt8(ascii: ">") else { throw malformed("an end tag is not well-formed") }
@@ -652,7 +704,8 @@ struct GPXByteReader {
             point = PointValues(latitude: latitude, longitude: longitude)
         } else if point != nil, field(elementName) != nil {
             collecting = true
-            text.removeAll(keepingCapacity: true)
+            if !text.isEmpty { text.removeAll(keepingCapacity: true) }
+            pending = nil
         }
     }
 
@@ -660,10 +713,15 @@ struct GPXByteReader {
     private mutating func didEnd(_ elementName: (start: Int, end: Int)) throws(AppleHealthExportError) {
         if openNames.isEmpty { closedRoot = true }
         if collecting, let field = field(elementName) {
-            let value = text.withUnsafeBufferPointer { buffer in GPXNumbers.trimmed(buffer) { PointValues.value(field, $0) } }
+            let value: (number: NumberField, time: Date?)
+            if let range = pending {
+                value = GPXNumbers.trimmed(UnsafeBufferPointer(rebasing: bytes[range])) { PointValues.value(field, $0) }
+            } else {
+                value = text.withUnsafeBufferPointer { buffer in GPXNumbers.trimmed(buffer) { PointValues.value(field, $0) } }
+            }
             point?.set(field, value)
             collecting = false
-        } else if isName(elementName, "trkpt"), let values = point {
+        } else if isName(elementName, word: GPXNames.trkpt, count: 5), let values = point {
             point = nil
             guard let location = values.location() else {
                 throw AppleHealthExportError(.invalidElement, line: line, "a GPX track point has no valid coordinate or time")
@@ -674,16 +732,35 @@ struct GPXByteReader {
 
     /// Which of a point's fields an element of this name is.
     private func field(_ elementName: (start: Int, end: Int)) -> PointValues.Field? {
-        switch elementName.end - elementName.start {
-        case 3: return isName(elementName, "ele") ? .ele : nil
-        case 4:
-            if isName(elementName, "time") { return .time }
-            if isName(elementName, "hAcc") { return .hAcc }
-            return isName(elementName, "vAcc") ? .vAcc : nil
-        case 5: return isName(elementName, "speed") ? .speed : nil
-        case 6: return isName(elementName, "course") ? .course : nil
+        let count = elementName.end - elementName.start
+        guard count >= 3, count <= 6 else { return nil }
+        switch packed(elementName) {
+        case GPXNames.ele: return .ele
+        case GPXNames.time: return .time
+        case GPXNames.hAcc: return .hAcc
+        case GPXNames.vAcc: return .vAcc
+        case GPXNames.speed: return .speed
+        case GPXNames.course: return .course
         default: return nil
         }
+    }
+}
+
+/// The names the reader looks for, each as its bytes packed into a word, the first byte lowest
+/// (what `GPXByteReader.packed` makes of a name of at most 8 bytes; names differ in length or
+/// in these bytes, so a name of the right length is the name when its word is).
+enum GPXNames {
+    static let ele: UInt64 = 0x65_6C65
+    static let time: UInt64 = 0x656D_6974
+    static let hAcc: UInt64 = 0x6363_4168
+    static let vAcc: UInt64 = 0x6363_4176
+    static let speed: UInt64 = 0x64_6565_7073
+    static let course: UInt64 = 0x6573_7275_6F63
+    static let trkpt: UInt64 = 0x74_706B_7274
+
+    /// A literal's bytes packed as the reader packs a name (for the tests).
+    static func word(_ literal: String) -> UInt64 {
+        literal.utf8.reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 }
 
