@@ -9,8 +9,10 @@ extension HealthDatabase {
     /// dropped otherwise, as HealthKit does.
     ///
     /// The quantity values are also sealed in value blocks (``ValueBlockPlan``) before the
-    /// transaction starts; the blocks are inserted first and each row points at its entry. A
-    /// dropped sample dissolves its block, as a deleted one does (`dissolveBlocks`).
+    /// transaction starts; the blocks are inserted before the rows and each row points at its
+    /// entry. A block holding a sample the store already has (found before the blocks go in) is
+    /// not inserted; a sample dropped later (a batch that stores the same sync identifier twice)
+    /// dissolves its block, as a deleted one does (`dissolveBlocks`).
     /// A sample with its own `revision` is recorded under it rather than under `revision`.
     /// The statistics rollups of every grain a stored or replaced quantity sample touches are
     /// rebuilt at the end of the same transaction (`refreshRollups`).
@@ -44,14 +46,8 @@ extension HealthDatabase {
                 var indexWriter = try MetadataIndexWriter(db)
                 let now = now().timeIntervalSinceReferenceDate
 
-                var blockIDs: [Int64] = []
-                blockIDs.reserveCapacity(plan.blocks.count)
-                let blockStatement = try db.cachedStatement(sql: "INSERT INTO value_block (type, sealed) VALUES (?, ?)")
-                for block in plan.blocks {
-                    blockStatement.setUncheckedArguments([block.type, block.sealed])
-                    try blockStatement.execute()
-                    blockIDs.append(db.lastInsertedRowID)
-                }
+                // Each planned block's row id; nil for a block not inserted (it holds a sample the store already has).
+                var blockIDs: [Int64?] = []
                 // Blocks dissolved during this transaction: rows planned for them are stored without one.
                 var dissolved = Set<Int64>()
                 // Devices whose row this transaction has stored or found (a batch names a few).
@@ -62,8 +58,8 @@ extension HealthDatabase {
                     sequence += 1
                     var blockID: Int64?
                     var blockIndex: Int?
-                    if let slot = sample.blockSlot, blockIDs.indices.contains(slot.block), !dissolved.contains(blockIDs[slot.block]) {
-                        blockID = blockIDs[slot.block]
+                    if let slot = sample.blockSlot, blockIDs.indices.contains(slot.block), let id = blockIDs[slot.block], !dissolved.contains(id) {
+                        blockID = id
                         blockIndex = slot.index
                     }
                     if let device = sample.device, !storedDevices.contains(device.hash) {
@@ -100,9 +96,38 @@ extension HealthDatabase {
                 }
 
                 let syncLookup = try SyncLookupStatement(db)
+                // The samples with a value-block entry that a stored row (same sync identifier, same or higher version)
+                // makes this save drop, found before the blocks go in: a block holding one is not inserted, its other
+                // rows are stored without one, so saving again what is stored (a re-import) writes no block. Each
+                // lookup serves the loop below unless the batch has stored or replaced a row under that hash first.
+                var lookedUp: [Int: (id: Int64, version: Int64?)?] = [:]
+                var skippedBlocks = Set<Int>()
+                for (index, sample) in samples.enumerated() where !sample.replacesSameKey {
+                    guard let syncHash = sample.syncHash else { continue }
+                    let slots = ValueBlockPlan.slots(of: sample)
+                    guard !slots.isEmpty else { continue }
+                    let existing = try syncLookup.first(syncHash: syncHash, type: sample.type)
+                    lookedUp[index] = .some(existing)
+                    if let existing, (sample.syncVersion ?? Int64.min) <= (existing.version ?? Int64.min) {
+                        skippedBlocks.formUnion(slots.map(\.block))
+                    }
+                }
+                blockIDs.reserveCapacity(plan.blocks.count)
+                let blockStatement = try db.cachedStatement(sql: "INSERT INTO value_block (type, sealed) VALUES (?, ?)")
+                for (index, block) in plan.blocks.enumerated() {
+                    guard !skippedBlocks.contains(index) else {
+                        blockIDs.append(nil)
+                        continue
+                    }
+                    blockStatement.setUncheckedArguments([block.type, block.sealed])
+                    try blockStatement.execute()
+                    blockIDs.append(db.lastInsertedRowID)
+                }
+                // Sync hashes this batch has stored or replaced a row under: looked up again, not from `lookedUp`.
+                var touchedHashes = Set<Data>()
                 // Health records: same key whatever the clinical type (an Observation may move from lab to vital).
                 let replaceLookup = try db.cachedStatement(sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND kind = ? AND parent_id IS NULL")
-                for sample in samples {
+                for (index, sample) in samples.enumerated() {
                     if let syncHash = sample.syncHash, sample.replacesSameKey {
                         let rows = try Row.fetchAll(replaceLookup, arguments: [syncHash, sample.kind.rawValue])
                         // A content version (an activity summary's) equal to the stored one's: the same object, already stored.
@@ -114,7 +139,13 @@ extension HealthDatabase {
                         try tombstone(db, rowIDs: rows.map { $0[0] }, sequence: &sequence, now: now, changes: &changes, rollups: &rollups,
                                       dissolved: &dissolved)
                     } else if let syncHash = sample.syncHash {
-                        if let existing = try syncLookup.first(syncHash: syncHash, type: sample.type) {
+                        let found: (id: Int64, version: Int64?)?
+                        if let earlier = lookedUp[index], !touchedHashes.contains(syncHash) {
+                            found = earlier
+                        } else {
+                            found = try syncLookup.first(syncHash: syncHash, type: sample.type)
+                        }
+                        if let existing = found {
                             let storedVersion = existing.version ?? Int64.min
                             guard (sample.syncVersion ?? Int64.min) > storedVersion else {
                                 // Not stored: its block must not keep its value.
@@ -129,6 +160,7 @@ extension HealthDatabase {
                             try tombstone(db, rowIDs: [existing.id], sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
                         }
                     }
+                    if let syncHash = sample.syncHash { touchedHashes.insert(syncHash) }
                     try insertRow(sample, parent: nil, revision: sample.revision ?? revision)
                 }
                 try Self.setSequence(db, sequence)

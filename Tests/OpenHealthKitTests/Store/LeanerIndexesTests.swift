@@ -13,6 +13,8 @@ import TestSupport
 struct LeanerIndexesTests {
     static var owner: NSPredicate { HKQuery.predicateForObjects(from: HKSource(name: "Owner", bundleIdentifier: "org.example.owner")) }
 
+    static let ownerRevision = HKSourceRevision(source: HKSource(name: "Owner", bundleIdentifier: "org.example.owner"), version: nil)
+
     @Test("An opened block names its entries' UUIDs, in order, in both formats")
     func uuidsOfBothFormats() throws {
         let cipher = RecordCipher(masterKey: SymmetricKey(size: .bits256))
@@ -94,6 +96,29 @@ struct LeanerIndexesTests {
         let average = try await store.runStatisticsQuery(ValueBlockTests.heartRate, predicate: Self.owner, options: .discreteAverage)
         let expected = try await ValueBlockTests.perRowFigures(remaining, steps: false)
         #expect(average.averageQuantity()?.doubleValue(for: Samples.bpm) == expected.average)
+    }
+
+    @Test("Saving again what is stored writes no block; a batch mixing stored and new samples stores the new ones without one")
+    func savingStoredSamplesWritesNoBlock() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let first = ValueBlockTests.heartRates(50, seed: 224, syncPrefix: "hr")
+        try await store.save(first)
+        #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM value_block") == 1)
+        // The same records again (new objects, same sync identifiers and versions): nothing stored, no block row written.
+        let again = ValueBlockTests.heartRates(50, seed: 224, syncPrefix: "hr")
+        let counts = try await store.save(again, recordedAs: Array(repeating: Self.ownerRevision,
+                                                                  count: again.count))
+        #expect(counts.alreadyStoredCount == 50)
+        #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM value_block") == 1)
+        #expect(try await ValueBlockTests.integer(folder, ValueBlockTests.liveBlocks) == 1)
+        // One stored record beside new ones: their planned block is not written; they read from their own records.
+        let fresh = ValueBlockTests.heartRates(6, fromMinute: 100, seed: 225, syncPrefix: "new")
+        try await store.save([ValueBlockTests.heartRates(1, seed: 224, syncPrefix: "hr")[0]] + fresh)
+        #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM value_block") == 1)
+        #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM sample") == 56)
+        #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM sample WHERE block_id IS NULL") == 6)
+        #expect(try await ValueBlockTests.figures(store, steps: false) == (try await ValueBlockTests.perRowFigures(first + fresh, steps: false)))
     }
 
     /// Samples with metadata of every kind the index keeps: text, numbers, Booleans, dates, and a
