@@ -561,7 +561,7 @@ struct GPXByteReader {
         let declared = try namespaces(elementName, colon: elementColon)
         try didStart(elementName, isPoint: isPoint, latitude: latitude, longitude: longitude)
         if selfClosing {
-            prefixes.removeLast(declared)
+            if declared > 0 { prefixes.removeLast(declared) }
             try didEnd(elementName)
         } else {
             openNames.append(elementName)
@@ -683,7 +683,8 @@ struct GPXByteReader {
         guard bytes[position] == UInt8(ascii: ">") else { throw malformed("an end tag is not well-formed") }
         position += 1
         openNames.removeLast()
-        prefixes.removeLast(openDeclarations.removeLast())
+        let declared = openDeclarations.removeLast()
+        if declared > 0 { prefixes.removeLast(declared) }
         try didEnd(elementName)
     }
 
@@ -846,28 +847,36 @@ enum GPXNumbers {
     /// quotient is the correctly rounded value, as `Double(String)` gives (Clinger's fast path).
     /// Nil for any other text, which goes to `Double(String)`.
     static func plainDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        let count = text.count
         var index = 0
-        let negative = text.count > 0 && text[0] == UInt8(ascii: "-")
+        let negative = count > 0 && text[0] == UInt8(ascii: "-")
         if negative { index = 1 }
         var mantissa: UInt64 = 0
-        var integerDigits = 0
+        // The integer's digits, then nothing or a point and the fraction's digits.
+        let integerStart = index
+        while index < count {
+            let digit = UInt64(text[index] &- 0x30)
+            guard digit < 10 else { break }
+            mantissa = mantissa &* 10 &+ digit
+            guard mantissa <= 1 << 53 else { return nil }
+            index += 1
+        }
+        guard index > integerStart else { return nil }
         var fractionDigits = 0
-        var point = false
-        while index < text.count {
-            let byte = text[index]
-            if byte == UInt8(ascii: ".") {
-                guard !point, integerDigits > 0 else { return nil }
-                point = true
-            } else {
-                let digit = UInt64(byte &- 0x30)
+        if index < count {
+            guard text[index] == UInt8(ascii: ".") else { return nil }
+            index += 1
+            let fractionStart = index
+            while index < count {
+                let digit = UInt64(text[index] &- 0x30)
                 guard digit < 10 else { return nil }
                 mantissa = mantissa &* 10 &+ digit
                 guard mantissa <= 1 << 53 else { return nil }
-                if point { fractionDigits += 1 } else { integerDigits += 1 }
+                index += 1
             }
-            index += 1
+            fractionDigits = index - fractionStart
+            guard fractionDigits > 0, fractionDigits <= 22 else { return nil }
         }
-        guard integerDigits > 0, !point || fractionDigits > 0, fractionDigits <= 22 else { return nil }
         let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
         return negative ? -magnitude : magnitude
     }
