@@ -146,7 +146,6 @@ public struct AppleHealthImporter: Sendable {
 /// A sample read from the export and the source revision it is saved under.
 private typealias Converted = (sample: HKSample, revision: HKSourceRevision)
 
-/// One import: the batch being filled and the report so far.
 /// A record's `type` as text and as the quantity or category type it names (``ImportRun/recordType(of:)``).
 private struct RecordType {
     let identifier: String
@@ -156,6 +155,7 @@ private struct RecordType {
     let isMember: Bool
 }
 
+/// One import: the batch being filled and the report so far.
 private struct ImportRun {
     let store: HKHealthStore
     let batchSize: Int
@@ -624,11 +624,12 @@ private struct ImportRun {
         clinicalRecordFiles[name] = AppleHealthClinicalRecordFile(name: name, sourceName: element["sourceName"], fhirVersion: element["fhirVersion"])
     }
 
-    /// A record, top-level or a correlation's member: both carry the sync identifier of their
-    /// content, so a member and its top-level twin have the same one.
+    /// The child elements of a record that are not metadata entries (its beat list).
     private static let recordChildNames: Set<String> = [HeartbeatListReader.listName]
 
-    /// `syncIdentifier` is the one of `digest` when the store's lookup made it.
+    /// A record, top-level or a correlation's member: both carry the sync identifier of their
+    /// content, so a member and its top-level twin have the same one. `syncIdentifier` is the
+    /// one of `digest` when the store's lookup made it.
     private mutating func record(_ element: ExportElement, digest: [UInt8], syncIdentifier: String? = nil) throws -> Converted? {
         guard let recordType = recordType(of: element), !recordType.identifier.isEmpty else {
             throw AppleHealthExportError(.invalidElement, line: element.line, "\(element.name) has no type")
@@ -1029,7 +1030,6 @@ private struct ImportRun {
         }
     }
 }
-
 
 /// The error or counts of a save that ran in a task, read by the thread that waited for it.
 private final class SaveOutcome: @unchecked Sendable {

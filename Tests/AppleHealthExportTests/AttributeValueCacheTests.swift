@@ -71,7 +71,31 @@ struct AttributeValueCacheTests {
         #expect(cache.value(in: element) { 7 } == 7)
     }
 
-    @Test("A date read from bytes is the one read from text, on 20,000 random and damaged texts")
+    /// The export's date format read another way, as the oracle of ``ExportValues/date(bytes:)``: the fields checked by
+    /// the format's rules, the instant from Foundation's Gregorian calendar (not `CivilCalendar`), for years after 1582.
+    static func foundationDate(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 25 else { return nil }
+        func field(_ range: Range<Int>) -> Int? {
+            guard bytes[range].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+            return Int(String(decoding: bytes[range], as: UTF8.self))
+        }
+        let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, " "), (13, ":"), (16, ":"), (19, " ")]
+        guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue }), let year = field(0..<4), let month = field(5..<7),
+              let day = field(8..<10), let hour = field(11..<13), let minute = field(14..<16), let second = field(17..<19),
+              let offsetHours = field(21..<23), let offsetMinutes = field(23..<25), bytes[20] == UInt8(ascii: "+") || bytes[20] == UInt8(ascii: "-")
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        guard (1...12).contains(month), let first = calendar.date(from: DateComponents(year: year, month: month, day: 1)),
+              let days = calendar.range(of: .day, in: .month, for: first), days.contains(day), hour < 24, minute < 60, second < 61,
+              offsetHours < 24, offsetMinutes < 60,
+              let midnight = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
+        let offset = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[20] == UInt8(ascii: "+") ? 1 : -1)
+        return midnight.addingTimeInterval(TimeInterval(hour * 3600 + minute * 60 + second - offset))
+    }
+
+    @Test("A date read from bytes is the one Foundation's calendar gives, on 20,000 random and damaged texts")
     func dateFromBytes() {
         var random = SplitMix64(seed: 36_0036)
         let alphabet = Array("0123456789-: +x\u{E9}")
@@ -80,7 +104,7 @@ struct AttributeValueCacheTests {
                 let text = String(random.int(range))
                 return String(repeating: "0", count: max(0, width - text.count)) + text
             }
-            var text = digits(0...2100, 4) + "-" + digits(0...13, 2) + "-" + digits(0...32, 2) + " " + digits(0...24, 2) + ":"
+            var text = digits(1400...2100, 4) + "-" + digits(0...13, 2) + "-" + digits(0...32, 2) + " " + digits(0...24, 2) + ":"
                 + digits(0...60, 2) + ":" + digits(0...61, 2) + " " + (random.int(0...1) == 0 ? "+" : "-") + digits(0...24, 2) + digits(0...60, 2)
             if random.int(0...3) == 0 {
                 var characters = Array(text)
@@ -94,7 +118,8 @@ struct AttributeValueCacheTests {
             }
             var copy = text
             let fromBytes = copy.withUTF8(ExportValues.date(bytes:))
-            #expect(fromBytes == ExportValues.date(text), "\(text)")
+            // Foundation's Gregorian calendar is Julian before October 1582; the export's dates are proleptic Gregorian.
+            if text.prefix(4) >= "1583" { #expect(fromBytes == Self.foundationDate(text), "\(text)") }
             let element = ExportElement(name: "Record", attributes: ["startDate": text], line: 1)
             #expect(element.withValueBytes("startDate", ExportValues.date(bytes:)) == .some(ExportValues.date(text)))
         }

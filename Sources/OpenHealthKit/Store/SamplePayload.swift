@@ -45,7 +45,8 @@ struct SamplePayload {
     /// for metadata it expands back to exactly `metadata`).
     var compactMetadata: [UInt8]?
     /// The binary form of `metadata`, written in its place when set (before `compactMetadata`);
-    /// the save path sets it only for metadata it expands back to exactly `metadata`.
+    /// the save path sets it only for metadata it expands back to exactly the metadata's JSON
+    /// (an import's bulk save may then leave `metadata` itself unencoded: the record keeps only this form).
     var binaryMetadata: [UInt8]?
     /// The keyed hash of the `device` row holding the device's JSON, written in place of
     /// `device` when set (16 bytes).

@@ -268,7 +268,9 @@ struct SamplePreparer {
             syncHash = healthRecordKey
             syncVersion = contentVersion
         } else if let identifier = MetadataCodec.syncIdentifier(metadataValues) {
-            if let knownSyncHash, knownSyncHash.syncIdentifier == identifier, knownSyncHash.sourceBundleIdentifier == bundleIdentifier {
+            // Compared byte for byte: the hash is of the UTF-8 bytes, and String's == also takes another normalization as equal.
+            if let knownSyncHash, knownSyncHash.syncIdentifier.utf8.elementsEqual(identifier.utf8),
+               knownSyncHash.sourceBundleIdentifier.utf8.elementsEqual(bundleIdentifier.utf8) {
                 syncHash = knownSyncHash.hash
             } else {
                 syncHash = cipher.indexHash("sync", bundleIdentifier, identifier)

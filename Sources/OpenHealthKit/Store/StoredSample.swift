@@ -97,26 +97,36 @@ struct MetadataIndexEntry: Sendable {
 /// `metadata_key` row, and an index row holds that row's id, the value hash and the sample's
 /// row id, its primary key, so a row written twice is one row. A value without an index form
 /// is an empty hash: no lookup of a value hash (16 bytes) matches it; a lookup by key finds it.
+/// One writer serves one transaction (it remembers the key ids it found or added).
 struct MetadataIndexWriter {
     private let addKey: Statement
+    private let findKey: Statement
     private let insert: Statement
-    /// Key hashes known to have their `metadata_key` row (a save names a few keys, many times).
-    private var knownKeys: Set<Data> = []
+    /// The `metadata_key` ids of the key hashes written so far (a save names a few keys, many times).
+    private var keyIDs: [Data: Int64] = [:]
 
     init(_ db: Database) throws {
-        addKey = try db.cachedStatement(sql: "INSERT OR IGNORE INTO metadata_key (hash) VALUES (?)")
+        addKey = try db.cachedStatement(sql: "INSERT INTO metadata_key (hash) VALUES (?) ON CONFLICT (hash) DO NOTHING")
+        findKey = try db.cachedStatement(sql: "SELECT id FROM metadata_key WHERE hash = ?")
         insert = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO metadata_index (key_id, value_hash, sample_id) VALUES (\(MetadataIndexEntry.keyID), ?, ?)
+            INSERT INTO metadata_index (key_id, value_hash, sample_id) VALUES (?, ?, ?) ON CONFLICT (key_id, value_hash, sample_id) DO NOTHING
             """)
     }
 
     /// Writes `entry` for the sample row `rowID`.
     mutating func write(_ entry: MetadataIndexEntry, rowID: Int64) throws {
-        if knownKeys.insert(entry.keyHash).inserted {
-            addKey.setUncheckedArguments([entry.keyHash])
-            try addKey.execute()
+        let keyID: Int64
+        if let known = keyIDs[entry.keyHash] {
+            keyID = known
+        } else {
+            try addKey.execute(arguments: [entry.keyHash])
+            guard let found = try Int64.fetchOne(findKey, arguments: [entry.keyHash]) else {
+                throw HealthStoreError(.corruptDatabase, "a metadata key could not be stored")
+            }
+            keyIDs[entry.keyHash] = found
+            keyID = found
         }
-        insert.setUncheckedArguments([entry.keyHash, entry.valueHash ?? Data(), rowID])
+        insert.setUncheckedArguments([keyID, entry.valueHash ?? Data(), rowID])
         try insert.execute()
     }
 }
