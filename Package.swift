@@ -211,7 +211,7 @@ let package = Package(
         // Apple Health exports (export.zip or export.xml), read as a stream (what `health import apple-health` reads).
         .target(
             name: "AppleHealthExport",
-            dependencies: ["OpenHealthKit", "CommonSupport", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["OpenHealthKit", "CommonSupport", "CSystemZlib", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swiftSettings
         ),

@@ -265,12 +265,14 @@ final class ArchiveIndex: @unchecked Sendable {
         try limits.check(declared: entry.uncompressedSize, compressed: entry.compressedSize, isExport: false)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(clamping: min(entry.uncompressedSize, 16 << 20)))
-        let checksum: CRC32
+        // The checksum is zlib's (``ZipCRC32``): ZIPFoundation's own, in Swift, is skipped.
+        var checksum = ZipCRC32()
         do {
-            checksum = try archive.extract(entry, bufferSize: 256 * 1024) { data in
+            _ = try archive.extract(entry, bufferSize: 256 * 1024, skipCRC32: true) { data in
                 guard UInt64(bytes.count + data.count) <= min(entry.uncompressedSize, limits.maximumFileSize) else {
                     throw AppleHealthExportError(.unsafeArchive, "an entry of the zip archive inflates to more than it declares")
                 }
+                checksum.update(data)
                 bytes.append(contentsOf: data)
             }
         } catch let error as AppleHealthExportError {
@@ -278,7 +280,7 @@ final class ArchiveIndex: @unchecked Sendable {
         } catch {
             throw AppleHealthExportError(.malformedArchive, "an entry of the zip archive cannot be inflated")
         }
-        guard UInt64(bytes.count) == entry.uncompressedSize, checksum == entry.checksum else {
+        guard UInt64(bytes.count) == entry.uncompressedSize, checksum.value == entry.checksum else {
             throw AppleHealthExportError(.malformedArchive, "an entry of the zip archive is damaged (size or checksum)")
         }
         return bytes

@@ -46,13 +46,15 @@ final class ZipEntryStream: ExportByteSource, @unchecked Sendable {
         }
         try limits.check(declared: entry.uncompressedSize, compressed: entry.compressedSize, isExport: isExport)
         var produced: UInt64 = 0
-        let checksum: CRC32
+        // The checksum is zlib's (``ZipCRC32``): ZIPFoundation's own, in Swift, is skipped.
+        var checksum = ZipCRC32()
         do {
-            checksum = try archive.extract(entry, bufferSize: 256 * 1024) { data in
+            _ = try archive.extract(entry, bufferSize: 256 * 1024, skipCRC32: true) { data in
                 produced += UInt64(data.count)
                 guard produced <= entry.uncompressedSize else {
                     throw AppleHealthExportError(.unsafeArchive, "an entry of the zip archive inflates to more than it declares")
                 }
+                checksum.update(data)
                 try self.write(data)
             }
         } catch let error as AppleHealthExportError {
@@ -62,7 +64,7 @@ final class ZipEntryStream: ExportByteSource, @unchecked Sendable {
         } catch {
             throw AppleHealthExportError(.malformedArchive, "an entry of the zip archive cannot be inflated")
         }
-        guard produced == entry.uncompressedSize, checksum == entry.checksum else {
+        guard produced == entry.uncompressedSize, checksum.value == entry.checksum else {
             throw AppleHealthExportError(.malformedArchive, "an entry of the zip archive is damaged (size or checksum)")
         }
     }

@@ -39,11 +39,7 @@ struct RecordCipher: Sendable {
 
     /// Seals `plaintext`, binding it to `context` (the row's UUID bytes).
     func seal(_ plaintext: some DataProtocol, context: some DataProtocol) throws -> Data {
-        let box = try AES.GCM.seal(plaintext, using: sealingKey, authenticating: context)
-        guard let combined = box.combined else {
-            throw HealthStoreError(.io, "AES-GCM produced no combined representation")
-        }
-        return combined
+        try Self.seal(plaintext, key: sealingKey, context: context)
     }
 
     /// Opens a sealed blob; a wrong key or an altered blob is `tamperedRecord`.
@@ -117,11 +113,19 @@ struct RecordCipher: Sendable {
     }
 
     private static func seal(_ plaintext: some DataProtocol, key: SymmetricKey, context: some DataProtocol) throws -> Data {
-        let box = try AES.GCM.seal(plaintext, using: key, authenticating: context)
+        let box = try AES.GCM.seal(plaintext, using: key, nonce: nonce(), authenticating: context)
         guard let combined = box.combined else {
             throw HealthStoreError(.io, "AES-GCM produced no combined representation")
         }
         return combined
+    }
+
+    /// A fresh random 12-byte nonce from ``RandomBytes`` (`AES.GCM.Nonce()` makes two system calls for it).
+    private static func nonce() throws -> AES.GCM.Nonce {
+        try withUnsafeTemporaryAllocation(byteCount: 12, alignment: 1) { bytes in
+            RandomBytes.fill(bytes)
+            return try AES.GCM.Nonce(data: UnsafeRawBufferPointer(bytes))
+        }
     }
 
     private static func open(_ sealed: some DataProtocol, key: SymmetricKey, context: some DataProtocol, what: String) throws -> Data {

@@ -269,8 +269,8 @@ struct SamplePreparer {
             syncVersion = contentVersion
         } else if let identifier = MetadataCodec.syncIdentifier(metadataValues) {
             // Compared byte for byte: the hash is of the UTF-8 bytes, and String's == also takes another normalization as equal.
-            if let knownSyncHash, knownSyncHash.syncIdentifier.utf8.elementsEqual(identifier.utf8),
-               knownSyncHash.sourceBundleIdentifier.utf8.elementsEqual(bundleIdentifier.utf8) {
+            if let knownSyncHash, Self.sameBytes(knownSyncHash.syncIdentifier, identifier),
+               Self.sameBytes(knownSyncHash.sourceBundleIdentifier, bundleIdentifier) {
                 syncHash = knownSyncHash.hash
             } else {
                 syncHash = cipher.indexHash("sync", bundleIdentifier, identifier)
@@ -310,6 +310,21 @@ struct SamplePreparer {
 }
 
 extension SamplePreparer {
+    /// Whether two strings are the same UTF-8 bytes (String's == also takes another Unicode normalization as equal),
+    /// compared with memcmp: the generic `elementsEqual` over their UTF-8 views cost 0.4 s of a two-year import.
+    static func sameBytes(_ first: String, _ second: String) -> Bool {
+        var first = first
+        var second = second
+        return first.withUTF8 { firstBytes in
+            second.withUTF8 { secondBytes in
+                guard firstBytes.count == secondBytes.count else { return false }
+                // Equal counts: no base address only when both are empty.
+                guard let firstBase = firstBytes.baseAddress, let secondBase = secondBytes.baseAddress else { return true }
+                return memcmp(firstBase, secondBase, firstBytes.count) == 0
+            }
+        }
+    }
+
     /// A health record's content version: a keyed hash of its kind, type, dates and payload, so
     /// that saving the same content again is found already stored.
     static func contentVersion(cipher: RecordCipher, bundleIdentifier: String, kind: SampleKind, type: String, start: Double, end: Double,
