@@ -87,6 +87,8 @@ public struct AppleHealthImporter: Sendable {
         // The saves' tasks are created on the Dispatch thread below, which runs in no task: they save as this task's bulk
         // write's own (sharing its transactions) through this token.
         let bulkWriteOwner = store.currentBulkWriteOwner
+        // Records are looked up before they are converted only in a store that may hold some (a re-import, a resumed one).
+        let looksUpStoredRecords = try await store.holdsSamplesWithSyncIdentifiers()
         // The archive's central directory and the XML reader are synchronous: they run on a Dispatch thread (outside Swift's
         // cooperative pool), which waits for each batch's save.
         let (container, xmlReport, clinicalElements) = try await withCheckedThrowingContinuation { continuation in
@@ -97,6 +99,7 @@ public struct AppleHealthImporter: Sendable {
                     run.expectedPerson = expectedPerson
                     run.keepsOwnerCharacteristics = keepsOwnerCharacteristics
                     run.bulkWriteOwner = bulkWriteOwner
+                    run.looksUpStoredRecords = looksUpStoredRecords
                     run.container = container
                     let (report, clinicalElements) = try run.read(try Self.openExport(container))
                     continuation.resume(returning: (container, report, clinicalElements))
@@ -223,6 +226,10 @@ private struct ImportRun {
     /// unchanged export costs little more than reading it). Any other element converts the run
     /// first, so records are handled in the file's order.
     var unchecked: [(element: ExportElement, digest: [UInt8])] = []
+    /// Whether plain records are looked up in the store before they are converted: not when it held no sample with a
+    /// sync identifier as the import began (a first import), where every look-up would find nothing; the save still
+    /// finds a record the import itself stored earlier.
+    var looksUpStoredRecords = true
     /// Records looked up in the store at once.
     static let checkRunSize = 2_000
     /// The run being looked up in the store while the next one is read (``startCheck()``): the lookup's keyed hashes and
@@ -275,7 +282,7 @@ private struct ImportRun {
     // MARK: Elements
 
     mutating func handle(_ element: ExportElement) throws {
-        if element.name == "Record", isCheckable(element) {
+        if element.name == "Record", looksUpStoredRecords, isCheckable(element) {
             // The same test as below, at the same point of the file: correlations convert the run first.
             let digest = element.contentDigest
             if memberKeys.contains(ContentKey(digest)) {

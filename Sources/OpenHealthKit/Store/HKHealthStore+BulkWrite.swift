@@ -130,6 +130,12 @@ extension HealthDatabase {
     /// transactions (``bulkWrite(_:ownSave:_:)``); `deliver` tells live queries about the changes each commit makes visible.
     func beginBulkWrite(_ settings: HKHealthStore.BulkWrite, deliver: @escaping @Sendable (StoreChangeSet) -> Void) async throws {
         try await setWriterTuning(cachePages: -max(1, settings.cacheBytes >> 10), checkpointPages: max(1, settings.checkpointBytes / 4096))
+        try await Self.mapErrors(path: displayPath) {
+            try await writer.writeWithoutTransaction { db in
+                let filter = try SyncHashFilter.build(db)
+                self.syncHashFilter.withLock { $0 = filter }
+            }
+        }
         let now = ContinuousClock.now
         let (opens, opened) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let longest = settings.longestTransaction
@@ -233,7 +239,10 @@ extension HealthDatabase {
         do {
             try await Self.mapErrors(path: displayPath) {
                 try await writer.writeWithoutTransaction { db in
-                    defer { self.bulkTransaction.withLock { $0 = nil } }
+                    defer {
+                        self.bulkTransaction.withLock { $0 = nil }
+                        self.syncHashFilter.withLock { $0 = nil }
+                    }
                     try self.commitShared(db, at: .now)
                 }
             }

@@ -113,6 +113,19 @@ extension HKHealthStore {
         try await storedSyncHashes(of: keys).versions
     }
 
+    /// Whether the store holds a sample with a sync identifier (package API, owner only): an import into a store that
+    /// holds none has nothing to look up before converting its records (``storedSyncHashes(of:)``).
+    package func holdsSamplesWithSyncIdentifiers() async throws -> Bool {
+        guard engine.isOwner else {
+            throw HKError(.errorAuthorizationDenied, "only the store's owner may look up sync identifiers of other sources")
+        }
+        let database = try await engine.databaseAsync()
+        // The partial index `sample_sync` answers at once.
+        return try await database.readAsync { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sample WHERE sync_id IS NOT NULL)") ?? false
+        }
+    }
+
     /// ``storedSyncVersions(of:)``, with each key's sync hash, for ``save(_:recordedAs:knownSyncHashes:)`` of the samples
     /// found not stored.
     package func storedSyncHashes(of keys: [(syncIdentifier: String, typeIdentifier: String, sourceBundleIdentifier: String)])

@@ -45,6 +45,9 @@ extension HealthDatabase {
                 var typeCodes = SampleTypeCode.Cache()
                 var indexWriter = try MetadataIndexWriter(db)
                 let now = now().timeIntervalSinceReferenceDate
+                // A bulk write's filter of the sync hashes stored: a hash it has never seen is not looked up.
+                var syncFilter = try takeSyncHashFilter(db)
+                defer { returnSyncHashFilter(syncFilter) }
 
                 // Each planned block's row id; nil for a block not inserted (it holds a sample the store already has).
                 var blockIDs: [Int64?] = []
@@ -69,6 +72,7 @@ extension HealthDatabase {
                     try statement.insert(sample, typeCode: try typeCodes.code(db, for: sample.type), sourceID: rowSourceID, parentID: parent,
                                          anchor: sequence, blockID: blockID, blockIndex: blockIndex)
                     let rowID = db.lastInsertedRowID
+                    if let syncHash = sample.syncHash { syncFilter?.insert(syncHash) }
                     for entry in sample.metadataIndex { try indexWriter.write(entry, rowID: rowID) }
                     // The row's columns answer its sync metadata only under the source its hash was scoped to.
                     if let bundle = sample.syncColumnsBundle, bundle != revision.bundleIdentifier {
@@ -96,6 +100,10 @@ extension HealthDatabase {
                 }
 
                 let syncLookup = try SyncLookupStatement(db)
+                func storedRow(syncHash: Data, type: String) throws -> (id: Int64, version: Int64?)? {
+                    if let syncFilter, !syncFilter.mayContain(syncHash) { return nil }
+                    return try syncLookup.first(syncHash: syncHash, type: type)
+                }
                 // The samples with a value-block entry that a stored row (same sync identifier, same or higher version)
                 // makes this save drop, found before the blocks go in: a block holding one is not inserted, its other
                 // rows are stored without one, so saving again what is stored (a re-import) writes no block. Each
@@ -106,7 +114,7 @@ extension HealthDatabase {
                     guard let syncHash = sample.syncHash else { continue }
                     let slots = ValueBlockPlan.slots(of: sample)
                     guard !slots.isEmpty else { continue }
-                    let existing = try syncLookup.first(syncHash: syncHash, type: sample.type)
+                    let existing = try storedRow(syncHash: syncHash, type: sample.type)
                     lookedUp[index] = .some(existing)
                     if let existing, (sample.syncVersion ?? Int64.min) <= (existing.version ?? Int64.min) {
                         skippedBlocks.formUnion(slots.map(\.block))
@@ -143,7 +151,7 @@ extension HealthDatabase {
                         if let earlier = lookedUp[index], !touchedHashes.contains(syncHash) {
                             found = earlier
                         } else {
-                            found = try syncLookup.first(syncHash: syncHash, type: sample.type)
+                            found = try storedRow(syncHash: syncHash, type: sample.type)
                         }
                         if let existing = found {
                             let storedVersion = existing.version ?? Int64.min

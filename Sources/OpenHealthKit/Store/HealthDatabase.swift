@@ -28,6 +28,8 @@ final class HealthDatabase: Sendable {
     let ownAnchors = Mutex<[ClosedRange<Int64>]>([])
     /// While a bulk write runs (`HKHealthStore.withBulkWrite`): the transaction writes share.
     let bulkTransaction = Mutex<BulkTransaction?>(nil)
+    /// While a bulk write runs: the sync hashes the store may hold (``SyncHashFilter``); only the writer uses it.
+    let syncHashFilter = Mutex<SyncHashFilter?>(nil)
 
     private init(writer: any DatabaseWriter, cipher: RecordCipher, storeID: String, displayPath: String, tombstoneRetention: TimeInterval,
                  now: @escaping @Sendable () -> Date) {
