@@ -88,7 +88,8 @@ public struct AppleHealthImporter: Sendable {
         // write's own (sharing its transactions) through this token.
         let bulkWriteOwner = store.currentBulkWriteOwner
         // Records are looked up before they are converted only in a store that may hold some (a re-import, a resumed one).
-        let looksUpStoredRecords = try await store.holdsSamplesWithSyncIdentifiers()
+        // (A store that cannot say, such as one not opened as its owner, is looked up as before: its error comes later.)
+        let looksUpStoredRecords = (try? await store.holdsSamplesWithSyncIdentifiers()) ?? true
         // The archive's central directory and the XML reader are synchronous: they run on a Dispatch thread (outside Swift's
         // cooperative pool), which waits for each batch's save.
         let (container, xmlReport, clinicalElements) = try await withCheckedThrowingContinuation { continuation in

@@ -129,13 +129,14 @@ extension HealthDatabase {
     /// Starts a bulk write: the writer's cache and checkpoint set as `settings` asks, and the saves that follow sharing
     /// transactions (``bulkWrite(_:ownSave:_:)``); `deliver` tells live queries about the changes each commit makes visible.
     func beginBulkWrite(_ settings: HKHealthStore.BulkWrite, deliver: @escaping @Sendable (StoreChangeSet) -> Void) async throws {
-        try await setWriterTuning(cachePages: -max(1, settings.cacheBytes >> 10), checkpointPages: max(1, settings.checkpointBytes / 4096))
+        // Built before the writer's settings change: a build that fails leaves nothing to set back.
         try await Self.mapErrors(path: displayPath) {
             try await writer.writeWithoutTransaction { db in
                 let filter = try SyncHashFilter.build(db)
                 self.syncHashFilter.withLock { $0 = filter }
             }
         }
+        try await setWriterTuning(cachePages: -max(1, settings.cacheBytes >> 10), checkpointPages: max(1, settings.checkpointBytes / 4096))
         let now = ContinuousClock.now
         let (opens, opened) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let longest = settings.longestTransaction

@@ -12,15 +12,16 @@ import Synchronization
 /// module does not include `sys/random.h`, so `getrandom` itself cannot be called from Swift). Each byte of the pool is
 /// handed out once and then zeroed; a request larger than the pool is filled straight from the kernel.
 ///
-/// What it serves: the 12-byte nonce of every AES-GCM seal (``RecordCipher``) and the 74 random bits of every
-/// ``Foundation/UUID/timeOrdered()``, one of each or more per imported sample. Hand-written because no package the
-/// project uses gives bulk CSPRNG bytes: swift-crypto's `AES.GCM.Nonce()` draws from `SystemRandomNumberGenerator`,
-/// which makes one `getrandom` system call per 8 bytes (two per nonce, two more per UUID), about 1.5 s of kernel time
-/// in a two-year import of 1.76 M records. The pool makes 16 calls per 4 KiB instead of 512.
+/// What it serves: the 74 random bits of every ``Foundation/UUID/timeOrdered()``, one or more per imported sample.
+/// The 12-byte nonce of every AES-GCM seal (``RecordCipher``) is read from the kernel on its own (``fillFromKernel(_:)``,
+/// one call): a nonce used twice under one key would give the key's authentication away, and only the kernel knows
+/// when a virtual machine was cloned from a snapshot. Hand-written because no package the project uses gives bulk
+/// CSPRNG bytes: swift-crypto's `AES.GCM.Nonce()` draws from `SystemRandomNumberGenerator`, which makes one `getrandom`
+/// system call per 8 bytes (two per nonce, two more per UUID), about 1.5 s of kernel time in a two-year import of
+/// 1.76 M records. The pool makes 16 calls per 4 KiB instead of 512.
 ///
-/// The bytes are the kernel's own, not stretched by a generator of ours. A process that forked without exec would
-/// share the pool's unused bytes with its child (as any user-space buffer of randomness would); the package never
-/// forks without exec.
+/// The bytes are the kernel's own, not stretched by a generator of ours. The pool remembers the process it was
+/// filled in: a child forked without exec drops the bytes it inherited instead of handing out its parent's.
 enum RandomBytes {
     /// The pool's size in bytes.
     static let capacity = 4096
@@ -29,6 +30,8 @@ enum RandomBytes {
         var buffer = [UInt8](repeating: 0, count: RandomBytes.capacity)
         /// The first byte not handed out yet (`capacity` when all were).
         var next = RandomBytes.capacity
+        /// The process the buffer was filled in.
+        var process: pid_t = 0
     }
 
     private static let pool = Mutex(Pool())
@@ -40,7 +43,13 @@ enum RandomBytes {
             kernelFill(destination)
             return
         }
+        let process = getpid()
         pool.withLock { pool in
+            // Filled in the parent of this (forked) process: those bytes are the parent's.
+            if pool.process != process {
+                pool.next = capacity
+                pool.process = process
+            }
             var written = 0
             while written < destination.count {
                 if pool.next == capacity {
@@ -65,6 +74,11 @@ enum RandomBytes {
         var bytes = [UInt8](repeating: 0, count: max(0, count))
         bytes.withUnsafeMutableBytes { fill($0) }
         return bytes
+    }
+
+    /// Fills `destination` from the kernel's CSPRNG, in one call when it holds at most 256 bytes.
+    static func fillFromKernel(_ destination: UnsafeMutableRawBufferPointer) {
+        kernelFill(destination)
     }
 
     /// Fills `destination` from the kernel's CSPRNG.

@@ -120,10 +120,11 @@ struct RecordCipher: Sendable {
         return combined
     }
 
-    /// A fresh random 12-byte nonce from ``RandomBytes`` (`AES.GCM.Nonce()` makes two system calls for it).
+    /// A fresh random 12-byte nonce, read from the kernel in one call (`AES.GCM.Nonce()` makes two); never from
+    /// ``RandomBytes``' pool, whose bytes a cloned process or virtual machine could hand out twice.
     private static func nonce() throws -> AES.GCM.Nonce {
         try withUnsafeTemporaryAllocation(byteCount: 12, alignment: 1) { bytes in
-            RandomBytes.fill(bytes)
+            RandomBytes.fillFromKernel(bytes)
             return try AES.GCM.Nonce(data: UnsafeRawBufferPointer(bytes))
         }
     }

@@ -4,9 +4,9 @@ import Testing
 @testable import OpenHealthKit
 import TestSupport
 
-/// The pool of kernel random bytes (``RandomBytes``) behind every AES-GCM nonce and time-ordered UUID: no byte handed
-/// out twice, across refills and from many tasks at once, with a plausible distribution; and the byte comparisons and
-/// hex reading of the import's hot path against independent oracles.
+/// Kernel random bytes (``RandomBytes``): the pool behind every time-ordered UUID hands no byte out twice, across
+/// refills and from many tasks at once, with a plausible distribution; AES-GCM nonces, read from the kernel one at a
+/// time, are all distinct; and the byte comparisons and hex reading of the import's hot path against independent oracles.
 @Suite("Random bytes from a pool: nonces, UUIDs and the import's byte comparisons")
 struct RandomBytesTests {
     @Test("200,000 AES-GCM nonces and 200,000 time-ordered UUIDs from four tasks at once are all distinct, and every sealed record opens")
@@ -52,6 +52,18 @@ struct RandomBytesTests {
             }
         })
         #expect(randomParts.count == 200_000)
+    }
+
+    @Test("Bytes read straight from the kernel (each nonce's): 100,000 reads of 12 bytes all distinct, none all zero")
+    func kernelBytes() {
+        var seen = Set<[UInt8]>()
+        for _ in 0..<100_000 {
+            var bytes = [UInt8](repeating: 0, count: 12)
+            bytes.withUnsafeMutableBytes { RandomBytes.fillFromKernel($0) }
+            #expect(bytes.contains { $0 != 0 })
+            seen.insert(bytes)
+        }
+        #expect(seen.count == 100_000)
     }
 
     @Test("A UUID is version 7, variant 10, with the current Unix time in milliseconds in its first 48 bits")
