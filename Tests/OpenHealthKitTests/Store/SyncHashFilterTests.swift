@@ -74,6 +74,22 @@ struct SyncHashFilterTests {
         #expect(try await Self.stepCount(store) == 300)
     }
 
+    @Test("A store with more sync hashes than the filter is built from gets none, and still finds what it holds")
+    func noFilterForLargeStores() async throws {
+        let store = TestStores.owner(TemporaryFolder())
+        let count = SyncHashFilter.maximumStoredHashes + 1
+        let samples = (0..<count).map { Self.steps("many-\($0)", version: 1) }
+        for chunk in stride(from: 0, to: count, by: 20_000) {
+            let part = Array(samples[chunk..<min(count, chunk + 20_000)])
+            _ = try await store.save(part, recordedAs: Array(repeating: Self.revision, count: part.count))
+        }
+        try await store.withBulkWrite(BulkWriteTests.hour) {
+            #expect(try await store.engine.databaseAsync().syncHashFilter.withLock { $0 } == nil)
+            let again = try await store.save([samples[count - 1], Self.steps("fresh", version: 1)], recordedAs: [Self.revision, Self.revision])
+            #expect(again.storedCount == 1 && again.alreadyStoredCount == 1)
+        }
+    }
+
     @Test("Another connection's commit during the bulk write drops the filter: what it stored is found, not stored twice")
     func otherConnectionDropsFilter() async throws {
         let folder = TemporaryFolder()
