@@ -16,8 +16,9 @@ import GRDB
 /// A store with more than ``maximumStoredHashes`` hashes gets no filter: reading them all when the bulk write begins
 /// (about 0.4 s for 1.76 M) would cost more than the look-ups it saves, since an import into such a store (a newer
 /// export of the same person) mostly finds its records stored, and a re-import finds all of them before converting
-/// anything. A first import, the case it is for, starts from none. The filter takes ``byteCount`` bytes, whatever the import's size; past about a million and a half hashes
-/// more of its answers are "may hold" (more look-ups), never a wrong "does not hold".
+/// anything. A first import, the case it is for, starts from none. The filter takes ``byteCount`` bytes, whatever
+/// the import's size; past about a million and a half hashes more of its answers are "may hold" (more look-ups),
+/// never a wrong "does not hold".
 ///
 /// Written here because no package this project may use has a Bloom filter; the hashes are already keyed
 /// HMAC-SHA256 output, so the filter's bit positions are taken from their bytes (double hashing).
