@@ -18,6 +18,23 @@ struct ZipChecksumTests {
         return folder
     }
 
+    /// A copy of the zip `original`, written to `url`, with one bit of an entry's data flipped: a byte of the compressed
+    /// stream after the entry's name (deflated: it inflates to other bytes or not at all), or a byte of `content`
+    /// past its first (stored).
+    private static func withOneByteAltered(_ original: Data, entry: Data, content: Data, deflated: Bool, random: inout SplitMix64,
+                                           to url: URL) throws -> URL {
+        var bytes = original
+        let index: Int
+        if deflated {
+            index = try #require(bytes.range(of: entry)).upperBound + 64 + random.below(20_000)
+        } else {
+            index = try #require(bytes.range(of: content.prefix(64))).lowerBound + 1 + random.below(content.count - 2)
+        }
+        bytes[index] ^= 0x01
+        try bytes.write(to: url)
+        return url
+    }
+
     private static func randomData(_ count: Int, _ random: inout SplitMix64) -> Data {
         Data((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) })
     }
@@ -112,17 +129,8 @@ struct ZipChecksumTests {
         // One byte of the entry's data altered (stored: a letter of the text; deflated: a byte of the compressed stream,
         // which inflates to other bytes or not at all).
         for trial in 0..<8 {
-            bytes = original
-            let start = try #require(bytes.range(of: Data(path.utf8))).upperBound
-            let index: Int
-            if deflated {
-                index = start + 64 + random.below(20_000)
-            } else {
-                index = try #require(bytes.range(of: xml.prefix(64))).lowerBound + 1 + random.below(xml.count - 2)
-            }
-            bytes[index] ^= 0x01
-            let badData = folder.appendingPathComponent("data-\(trial).zip")
-            try bytes.write(to: badData)
+            let badData = try Self.withOneByteAltered(original, entry: Data(path.utf8), content: xml, deflated: deflated, random: &random,
+                                                      to: folder.appendingPathComponent("data-\(trial).zip"))
             let result = Self.readAll(ZipEntryStream(archive: badData, path: path, limits: limits, isExport: true))
             switch result {
             case .success: Issue.record("trial \(trial): a damaged entry was read")
@@ -160,18 +168,8 @@ struct ZipChecksumTests {
             try ExportContainer(url: badChecksum, limits: limits).read(folder: "workout-routes", name: name)
         }
         for trial in 0..<8 {
-            bytes = original
-            let entryName = Data(("apple_health_export/workout-routes/" + name).utf8)
-            let start = try #require(bytes.range(of: entryName)).upperBound
-            let index: Int
-            if deflated {
-                index = start + 64 + random.below(20_000)
-            } else {
-                index = try #require(bytes.range(of: route.prefix(64))).lowerBound + 1 + random.below(route.count - 2)
-            }
-            bytes[index] ^= 0x01
-            let badData = folder.appendingPathComponent("data-\(trial).zip")
-            try bytes.write(to: badData)
+            let badData = try Self.withOneByteAltered(original, entry: Data(("apple_health_export/workout-routes/" + name).utf8), content: route,
+                                                      deflated: deflated, random: &random, to: folder.appendingPathComponent("data-\(trial).zip"))
             let result = Result { () throws(AppleHealthExportError) -> [UInt8] in
                 try ExportContainer(url: badData, limits: limits).read(folder: "workout-routes", name: name)
             }
