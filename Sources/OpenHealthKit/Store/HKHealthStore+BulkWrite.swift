@@ -76,7 +76,7 @@ extension HKHealthStore {
     /// its saves under (``asBulkWriteSave(_:_:)``): a task created on a thread outside Swift's tasks inherits nothing
     /// (package API).
     package struct BulkWriteOwner: Sendable {
-        fileprivate let database: ObjectIdentifier?
+        let database: ObjectIdentifier?
     }
 
     /// The bulk write the current task runs in, if any (package API).

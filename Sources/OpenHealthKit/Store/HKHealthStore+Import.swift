@@ -41,6 +41,8 @@ extension HKHealthStore {
     /// A batch of samples validated and sealed by ``prepareSave(_:recordedAs:knownSyncHashes:)``, not yet written.
     package struct PreparedSave: Sendable {
         fileprivate let samples: [PreparedSample]
+        /// The samples' quantity values, sealed in value blocks.
+        fileprivate let plan: ValueBlockPlan
     }
 
     /// The first half of ``save(_:recordedAs:knownSyncHashes:)``: validates and seals the objects without touching the
@@ -49,14 +51,30 @@ extension HKHealthStore {
     /// - Throws: as ``save(_:recordedAs:)`` for an object that cannot be saved.
     package func prepareSave(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision], knownSyncHashes: [KnownSyncHash?])
         async throws -> PreparedSave {
+        try checkCanPrepare(objects, revisions)
+        return try Self.prepare(objects, revisions, knownSyncHashes, database: try await engine.databaseAsync())
+    }
+
+    /// ``prepareSave(_:recordedAs:knownSyncHashes:)`` on the calling thread, which it may block while the store opens
+    /// (package API: an importer's reader thread, outside Swift's cooperative pool).
+    package func prepareSaveBlocking(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision], knownSyncHashes: [KnownSyncHash?])
+        throws -> PreparedSave {
+        try checkCanPrepare(objects, revisions)
+        return try Self.prepare(objects, revisions, knownSyncHashes, database: try engine.database())
+    }
+
+    private func checkCanPrepare(_ objects: [HKObject], _ revisions: [HKSourceRevision]) throws {
         guard engine.isOwner else {
             throw HKError(.errorAuthorizationDenied, "only the store's owner may save samples under other sources")
         }
         guard objects.count == revisions.count else {
             throw HKError(.errorInvalidArgument, "one source revision is needed per object")
         }
-        guard !objects.isEmpty else { return PreparedSave(samples: []) }
-        let cipher = try await engine.databaseAsync().cipher
+    }
+
+    private static func prepare(_ objects: [HKObject], _ revisions: [HKSourceRevision], _ knownSyncHashes: [KnownSyncHash?],
+                                database: HealthDatabase) throws -> PreparedSave {
+        let cipher = database.cipher
         var preparers: [String: SamplePreparer] = [:]
         // Objects come in runs of one source revision (an import's share its objects): the last one's preparer and record
         // are reused without hashing its bundle identifier or converting it again.
@@ -80,7 +98,9 @@ extension HKHealthStore {
             sample.revision = current.record
             prepared.append(sample)
         }
-        return PreparedSave(samples: prepared)
+        // The values' blocks are sealed here too, so that the write does nothing but write.
+        let (samples, plan) = try database.planValueBlocks(prepared)
+        return PreparedSave(samples: samples, plan: plan)
     }
 
     /// The second half of ``save(_:recordedAs:knownSyncHashes:)``: writes a prepared batch in one transaction.
@@ -91,9 +111,70 @@ extension HKHealthStore {
             throw HKError(.errorAuthorizationDenied, "only the store's owner may save samples under other sources")
         }
         guard !prepared.samples.isEmpty else { return HKSaveCounts() }
-        let changes = try await engine.databaseAsync().insert(prepared.samples, revision: engine.revision)
+        let changes = try await engine.databaseAsync().insert(planned: prepared.samples, plan: prepared.plan, revision: engine.revision)
         notify(changes)
         return changes.saveCounts
+    }
+
+    /// What a batch handed to ``enqueueSave(_:objects:recordedAs:knownSyncHashes:owner:skip:completion:)`` stored.
+    package struct QueuedSaveOutcome: Sendable {
+        /// What was stored and what the store already had, by type.
+        package var counts = HKSaveCounts()
+        /// The store's reason for each sample it refused, left out of the batch.
+        package var refused: [String] = []
+    }
+
+    /// Hands a prepared batch to the store's writer and returns at once (package API, owner only). Batches are written
+    /// one after the other in the order they are handed over, the writer going from one to the next without waiting
+    /// for a task: an importer's batches are written back to back while it reads the next.
+    ///
+    /// On the writer, once the batches before it are written, `skip` is asked first: when it says so the batch is not
+    /// written and `completion` gets `CancellationError` (an importer whose batch before failed). A batch the store
+    /// refuses for one of its samples (`errorInvalidArgument`, found when it was prepared or while it is written, which
+    /// then leaves nothing of it) is saved there sample by sample, before any later batch: each refused sample is left
+    /// out with the store's reason in ``QueuedSaveOutcome/refused``. `owner` is the bulk write the batch is written in
+    /// (``withBulkWrite(_:_:)``), if any. `completion` runs on the writer's thread.
+    package func enqueueSave(_ prepared: Result<PreparedSave, any Error>, objects: [HKObject], recordedAs revisions: [HKSourceRevision],
+                             knownSyncHashes: [KnownSyncHash?], owner: BulkWriteOwner?, skip: @escaping @Sendable () -> Bool,
+                             completion: @escaping @Sendable (Result<QueuedSaveOutcome, any Error>) -> Void) {
+        let database: HealthDatabase
+        do {
+            guard engine.isOwner else {
+                throw HKError(.errorAuthorizationDenied, "only the store's owner may save samples under other sources")
+            }
+            database = try engine.database()
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        let revision = engine.revision
+        database.enqueueWrite(as: owner?.database) { db in
+            guard !skip() else { return completion(.failure(CancellationError())) }
+            var outcome = QueuedSaveOutcome()
+            func write(_ prepared: PreparedSave) throws {
+                guard !prepared.samples.isEmpty else { return }
+                let changes = try database.insert(db, planned: prepared.samples, plan: prepared.plan, revision: revision)
+                self.notify(changes)
+                outcome.counts.add(changes.saveCounts)
+            }
+            do {
+                try write(try prepared.get())
+            } catch let error as HKError where error.code == .errorInvalidArgument {
+                for (index, (object, objectRevision)) in zip(objects, revisions).enumerated() {
+                    do {
+                        let known = index < knownSyncHashes.count ? knownSyncHashes[index] : nil
+                        try write(try Self.prepare([object], [objectRevision], [known], database: database))
+                    } catch let error as HKError where error.code == .errorInvalidArgument {
+                        outcome.refused.append(error.message)
+                    } catch {
+                        return completion(.failure(error))
+                    }
+                }
+            } catch {
+                return completion(.failure(error))
+            }
+            completion(.success(outcome))
+        }
     }
 
     /// The sync versions the store holds for sync identifiers, so that an importer can skip

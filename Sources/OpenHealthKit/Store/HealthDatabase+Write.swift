@@ -23,161 +23,189 @@ extension HealthDatabase {
     /// - Returns: the change set for observers (empty when everything was dropped).
     func insert(_ input: [PreparedSample], revision: SourceRevisionRecord, deletingVerifiableRecords: [UUID] = [],
                 alsoWrite: (@Sendable (Database) throws -> Void)? = nil) async throws -> StoreChangeSet {
+        let (samples, plan) = try planValueBlocks(input)
+        return try await insert(planned: samples, plan: plan, revision: revision, deletingVerifiableRecords: deletingVerifiableRecords,
+                                alsoWrite: alsoWrite)
+    }
+
+    /// The samples with their quantity values sealed in value blocks (``ValueBlockPlan``), ready for
+    /// ``insert(planned:plan:revision:deletingVerifiableRecords:alsoWrite:)``: the sealing is done before the write.
+    func planValueBlocks(_ input: [PreparedSample]) throws -> (samples: [PreparedSample], plan: ValueBlockPlan) {
         var planned = input
         let plan = try ValueBlockPlan(samples: &planned, cipher: cipher)
-        let samples = planned
-        return try await writeChangesAsync { db in
-                var sourceIDs: [SourceRevisionRecord: Int64] = [:]
-                // Rows come in runs of one revision: compare with the last before hashing.
-                var lastSource: (revision: SourceRevisionRecord, id: Int64)?
-                func sourceID(of revision: SourceRevisionRecord) throws -> Int64 {
-                    if let lastSource, lastSource.revision == revision { return lastSource.id }
-                    let id = try sourceIDs[revision] ?? Self.sourceID(db, revision)
-                    sourceIDs[revision] = id
-                    lastSource = (revision, id)
-                    return id
-                }
-                var sequence = try Self.sequence(db)
-                var changes = StoreChangeSet()
-                var counter = SaveCounter()
-                var rollups = RollupChanges()
-                let statement = try SampleRowStatement(db)
-                var typeCodes = SampleTypeCode.Cache()
-                var indexWriter = try MetadataIndexWriter(db)
-                let now = now().timeIntervalSinceReferenceDate
-                // A bulk write's filter of the sync hashes stored: a hash it has never seen is not looked up.
-                var syncFilter = try takeSyncHashFilter(db)
-                defer { returnSyncHashFilter(syncFilter) }
+        return (planned, plan)
+    }
 
-                // Each planned block's row id; nil for a block not inserted (it holds a sample the store already has).
-                var blockIDs: [Int64?] = []
-                // Blocks dissolved during this transaction: rows planned for them are stored without one.
-                var dissolved = Set<Int64>()
-                // Devices whose row this transaction has stored or found (a batch names a few).
-                var storedDevices = Set<Data>()
+    /// ``insert(_:revision:deletingVerifiableRecords:alsoWrite:)`` of samples whose value blocks are planned already
+    /// (``planValueBlocks(_:)``).
+    func insert(planned samples: [PreparedSample], plan: ValueBlockPlan, revision: SourceRevisionRecord, deletingVerifiableRecords: [UUID] = [],
+                alsoWrite: (@Sendable (Database) throws -> Void)? = nil) async throws -> StoreChangeSet {
+        try await writeChangesAsync { db in
+            try self.insertRows(db, samples, plan: plan, revision: revision, deletingVerifiableRecords: deletingVerifiableRecords, alsoWrite: alsoWrite)
+        }
+    }
 
-                func insertRow(_ sample: PreparedSample, parent: Int64?, revision: SourceRevisionRecord) throws {
-                    let rowSourceID = try sourceID(of: revision)
-                    sequence += 1
-                    var blockID: Int64?
-                    var blockIndex: Int?
-                    if let slot = sample.blockSlot, blockIDs.indices.contains(slot.block), let id = blockIDs[slot.block], !dissolved.contains(id) {
-                        blockID = id
-                        blockIndex = slot.index
-                    }
-                    if let device = sample.device, !storedDevices.contains(device.hash) {
-                        try Self.storeDevice(db, device, cipher: cipher)
-                        storedDevices.insert(device.hash)
-                    }
-                    try statement.insert(sample, typeCode: try typeCodes.code(db, for: sample.type), sourceID: rowSourceID, parentID: parent,
-                                         anchor: sequence, blockID: blockID, blockIndex: blockIndex)
-                    let rowID = db.lastInsertedRowID
-                    if let syncHash = sample.syncHash { syncFilter?.insert(syncHash) }
-                    for entry in sample.metadataIndex { try indexWriter.write(entry, rowID: rowID) }
-                    // The row's columns answer its sync metadata only under the source its hash was scoped to.
-                    if let bundle = sample.syncColumnsBundle, bundle != revision.bundleIdentifier {
-                        for entry in try syncMetadataIndex(of: sample) { try indexWriter.write(entry, rowID: rowID) }
-                    }
-                    if !sample.routeBlocks.isEmpty || sample.workoutLink != nil {
-                        try insertRoute(db, sample, rowID: rowID, changes: &changes)
-                    }
-                    changes.insert(type: sample.type, source: revision.bundleIdentifier)
-                    counter.stored(sample.type)
-                    if sample.kind == .quantity {
-                        rollups.noteInserted(type: sample.type, start: sample.start, end: sample.end, valueBits: sample.primaryBits,
-                                             sourceID: rowSourceID)
-                    }
-                    for member in sample.members { try insertRow(member, parent: rowID, revision: revision) }
-                }
+    /// ``insert(planned:plan:revision:deletingVerifiableRecords:alsoWrite:)`` from a job on the writer's queue
+    /// (``enqueueWrite(as:_:)``): written as a write of the job's bulk write, if it runs in one.
+    func insert(_ db: Database, planned samples: [PreparedSample], plan: ValueBlockPlan, revision: SourceRevisionRecord) throws -> StoreChangeSet {
+        try writeChangesInJob(db) { db in
+            try insertRows(db, samples, plan: plan, revision: revision, deletingVerifiableRecords: [], alsoWrite: nil)
+        }
+    }
 
-                if !deletingVerifiableRecords.isEmpty {
-                    let lookup = try db.cachedStatement(sql: "SELECT id FROM sample WHERE uuid = ? AND kind = ? AND parent_id IS NULL")
-                    var rowIDs: [Int64] = []
-                    for uuid in Set(deletingVerifiableRecords) {
-                        rowIDs += try Int64.fetchAll(lookup, arguments: [uuid.databaseBlob, SampleKind.verifiableRecord.rawValue])
-                    }
-                    try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
-                }
+    /// The rows of an insert, in the transaction (or savepoint) `db` is in.
+    private func insertRows(_ db: Database, _ samples: [PreparedSample], plan: ValueBlockPlan, revision: SourceRevisionRecord,
+                            deletingVerifiableRecords: [UUID], alsoWrite: (@Sendable (Database) throws -> Void)?) throws -> StoreChangeSet {
+        var sourceIDs: [SourceRevisionRecord: Int64] = [:]
+        // Rows come in runs of one revision: compare with the last before hashing.
+        var lastSource: (revision: SourceRevisionRecord, id: Int64)?
+        func sourceID(of revision: SourceRevisionRecord) throws -> Int64 {
+            if let lastSource, lastSource.revision == revision { return lastSource.id }
+            let id = try sourceIDs[revision] ?? Self.sourceID(db, revision)
+            sourceIDs[revision] = id
+            lastSource = (revision, id)
+            return id
+        }
+        var sequence = try Self.sequence(db)
+        var changes = StoreChangeSet()
+        var counter = SaveCounter()
+        var rollups = RollupChanges()
+        let statement = try SampleRowStatement(db)
+        var typeCodes = SampleTypeCode.Cache()
+        var indexWriter = try MetadataIndexWriter(db)
+        let now = self.now().timeIntervalSinceReferenceDate
+        // A bulk write's filter of the sync hashes stored: a hash it has never seen is not looked up.
+        var syncFilter = try takeSyncHashFilter(db)
+        defer { returnSyncHashFilter(syncFilter) }
 
-                let syncLookup = try SyncLookupStatement(db)
-                func storedRow(syncHash: Data, type: String) throws -> (id: Int64, version: Int64?)? {
-                    if let syncFilter, !syncFilter.mayContain(syncHash) { return nil }
-                    return try syncLookup.first(syncHash: syncHash, type: type)
+        // Each planned block's row id; nil for a block not inserted (it holds a sample the store already has).
+        var blockIDs: [Int64?] = []
+        // Blocks dissolved during this transaction: rows planned for them are stored without one.
+        var dissolved = Set<Int64>()
+        // Devices whose row this transaction has stored or found (a batch names a few).
+        var storedDevices = Set<Data>()
+
+        func insertRow(_ sample: PreparedSample, parent: Int64?, revision: SourceRevisionRecord) throws {
+            let rowSourceID = try sourceID(of: revision)
+            sequence += 1
+            var blockID: Int64?
+            var blockIndex: Int?
+            if let slot = sample.blockSlot, blockIDs.indices.contains(slot.block), let id = blockIDs[slot.block], !dissolved.contains(id) {
+                blockID = id
+                blockIndex = slot.index
+            }
+            if let device = sample.device, !storedDevices.contains(device.hash) {
+                try Self.storeDevice(db, device, cipher: cipher)
+                storedDevices.insert(device.hash)
+            }
+            try statement.insert(sample, typeCode: try typeCodes.code(db, for: sample.type), sourceID: rowSourceID, parentID: parent,
+                                 anchor: sequence, blockID: blockID, blockIndex: blockIndex)
+            let rowID = db.lastInsertedRowID
+            if let syncHash = sample.syncHash { syncFilter?.insert(syncHash) }
+            for entry in sample.metadataIndex { try indexWriter.write(entry, rowID: rowID) }
+            // The row's columns answer its sync metadata only under the source its hash was scoped to.
+            if let bundle = sample.syncColumnsBundle, bundle != revision.bundleIdentifier {
+                for entry in try syncMetadataIndex(of: sample) { try indexWriter.write(entry, rowID: rowID) }
+            }
+            if !sample.routeBlocks.isEmpty || sample.workoutLink != nil {
+                try insertRoute(db, sample, rowID: rowID, changes: &changes)
+            }
+            changes.insert(type: sample.type, source: revision.bundleIdentifier)
+            counter.stored(sample.type)
+            if sample.kind == .quantity {
+                rollups.noteInserted(type: sample.type, start: sample.start, end: sample.end, valueBits: sample.primaryBits,
+                                     sourceID: rowSourceID)
+            }
+            for member in sample.members { try insertRow(member, parent: rowID, revision: revision) }
+        }
+
+        if !deletingVerifiableRecords.isEmpty {
+            let lookup = try db.cachedStatement(sql: "SELECT id FROM sample WHERE uuid = ? AND kind = ? AND parent_id IS NULL")
+            var rowIDs: [Int64] = []
+            for uuid in Set(deletingVerifiableRecords) {
+                rowIDs += try Int64.fetchAll(lookup, arguments: [uuid.databaseBlob, SampleKind.verifiableRecord.rawValue])
+            }
+            try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
+        }
+
+        let syncLookup = try SyncLookupStatement(db)
+        func storedRow(syncHash: Data, type: String) throws -> (id: Int64, version: Int64?)? {
+            if let syncFilter, !syncFilter.mayContain(syncHash) { return nil }
+            return try syncLookup.first(syncHash: syncHash, type: type)
+        }
+        // The samples with a value-block entry that a stored row (same sync identifier, same or higher version)
+        // makes this save drop, found before the blocks go in: a block holding one is not inserted, its other
+        // rows are stored without one, so saving again what is stored (a re-import) writes no block. Each
+        // lookup serves the loop below unless the batch has stored or replaced a row under that hash first.
+        var lookedUp: [Int: (id: Int64, version: Int64?)?] = [:]
+        var skippedBlocks = Set<Int>()
+        for (index, sample) in samples.enumerated() where !sample.replacesSameKey {
+            guard let syncHash = sample.syncHash else { continue }
+            let slots = ValueBlockPlan.slots(of: sample)
+            guard !slots.isEmpty else { continue }
+            let existing = try storedRow(syncHash: syncHash, type: sample.type)
+            lookedUp[index] = .some(existing)
+            if let existing, (sample.syncVersion ?? Int64.min) <= (existing.version ?? Int64.min) {
+                skippedBlocks.formUnion(slots.map(\.block))
+            }
+        }
+        blockIDs.reserveCapacity(plan.blocks.count)
+        let blockStatement = try db.cachedStatement(sql: "INSERT INTO value_block (type, sealed) VALUES (?, ?)")
+        for (index, block) in plan.blocks.enumerated() {
+            guard !skippedBlocks.contains(index) else {
+                blockIDs.append(nil)
+                continue
+            }
+            blockStatement.setUncheckedArguments([block.type, block.sealed])
+            try blockStatement.execute()
+            blockIDs.append(db.lastInsertedRowID)
+        }
+        // Sync hashes this batch has stored or replaced a row under: looked up again, not from `lookedUp`.
+        var touchedHashes = Set<Data>()
+        // Health records: same key whatever the clinical type (an Observation may move from lab to vital).
+        let replaceLookup = try db.cachedStatement(sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND kind = ? AND parent_id IS NULL")
+        for (index, sample) in samples.enumerated() {
+            if let syncHash = sample.syncHash, sample.replacesSameKey {
+                let rows = try Row.fetchAll(replaceLookup, arguments: [syncHash, sample.kind.rawValue])
+                // A content version (an activity summary's) equal to the stored one's: the same object, already stored.
+                if let version = sample.syncVersion, rows.contains(where: { ($0[1] as Int64?) == version }) {
+                    counter.alreadyStoredObject(sample)
+                    continue
                 }
-                // The samples with a value-block entry that a stored row (same sync identifier, same or higher version)
-                // makes this save drop, found before the blocks go in: a block holding one is not inserted, its other
-                // rows are stored without one, so saving again what is stored (a re-import) writes no block. Each
-                // lookup serves the loop below unless the batch has stored or replaced a row under that hash first.
-                var lookedUp: [Int: (id: Int64, version: Int64?)?] = [:]
-                var skippedBlocks = Set<Int>()
-                for (index, sample) in samples.enumerated() where !sample.replacesSameKey {
-                    guard let syncHash = sample.syncHash else { continue }
-                    let slots = ValueBlockPlan.slots(of: sample)
-                    guard !slots.isEmpty else { continue }
-                    let existing = try storedRow(syncHash: syncHash, type: sample.type)
-                    lookedUp[index] = .some(existing)
-                    if let existing, (sample.syncVersion ?? Int64.min) <= (existing.version ?? Int64.min) {
-                        skippedBlocks.formUnion(slots.map(\.block))
-                    }
+                if !rows.isEmpty { counter.replaced(sample.type) }
+                try tombstone(db, rowIDs: rows.map { $0[0] }, sequence: &sequence, now: now, changes: &changes, rollups: &rollups,
+                              dissolved: &dissolved)
+            } else if let syncHash = sample.syncHash {
+                let found: (id: Int64, version: Int64?)?
+                if let earlier = lookedUp[index], !touchedHashes.contains(syncHash) {
+                    found = earlier
+                } else {
+                    found = try storedRow(syncHash: syncHash, type: sample.type)
                 }
-                blockIDs.reserveCapacity(plan.blocks.count)
-                let blockStatement = try db.cachedStatement(sql: "INSERT INTO value_block (type, sealed) VALUES (?, ?)")
-                for (index, block) in plan.blocks.enumerated() {
-                    guard !skippedBlocks.contains(index) else {
-                        blockIDs.append(nil)
+                if let existing = found {
+                    let storedVersion = existing.version ?? Int64.min
+                    guard (sample.syncVersion ?? Int64.min) > storedVersion else {
+                        // Not stored: its block must not keep its value.
+                        let planned = ValueBlockPlan.slots(of: sample).compactMap { slot in
+                            blockIDs.indices.contains(slot.block) ? blockIDs[slot.block] : nil
+                        }
+                        try dissolveBlocks(db, planned, dissolved: &dissolved)
+                        counter.alreadyStored(sample)
                         continue
                     }
-                    blockStatement.setUncheckedArguments([block.type, block.sealed])
-                    try blockStatement.execute()
-                    blockIDs.append(db.lastInsertedRowID)
+                    counter.replaced(sample.type)
+                    try tombstone(db, rowIDs: [existing.id], sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
                 }
-                // Sync hashes this batch has stored or replaced a row under: looked up again, not from `lookedUp`.
-                var touchedHashes = Set<Data>()
-                // Health records: same key whatever the clinical type (an Observation may move from lab to vital).
-                let replaceLookup = try db.cachedStatement(sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND kind = ? AND parent_id IS NULL")
-                for (index, sample) in samples.enumerated() {
-                    if let syncHash = sample.syncHash, sample.replacesSameKey {
-                        let rows = try Row.fetchAll(replaceLookup, arguments: [syncHash, sample.kind.rawValue])
-                        // A content version (an activity summary's) equal to the stored one's: the same object, already stored.
-                        if let version = sample.syncVersion, rows.contains(where: { ($0[1] as Int64?) == version }) {
-                            counter.alreadyStoredObject(sample)
-                            continue
-                        }
-                        if !rows.isEmpty { counter.replaced(sample.type) }
-                        try tombstone(db, rowIDs: rows.map { $0[0] }, sequence: &sequence, now: now, changes: &changes, rollups: &rollups,
-                                      dissolved: &dissolved)
-                    } else if let syncHash = sample.syncHash {
-                        let found: (id: Int64, version: Int64?)?
-                        if let earlier = lookedUp[index], !touchedHashes.contains(syncHash) {
-                            found = earlier
-                        } else {
-                            found = try storedRow(syncHash: syncHash, type: sample.type)
-                        }
-                        if let existing = found {
-                            let storedVersion = existing.version ?? Int64.min
-                            guard (sample.syncVersion ?? Int64.min) > storedVersion else {
-                                // Not stored: its block must not keep its value.
-                                let planned = ValueBlockPlan.slots(of: sample).compactMap { slot in
-                                    blockIDs.indices.contains(slot.block) ? blockIDs[slot.block] : nil
-                                }
-                                try dissolveBlocks(db, planned, dissolved: &dissolved)
-                                counter.alreadyStored(sample)
-                                continue
-                            }
-                            counter.replaced(sample.type)
-                            try tombstone(db, rowIDs: [existing.id], sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
-                        }
-                    }
-                    if let syncHash = sample.syncHash { touchedHashes.insert(syncHash) }
-                    try insertRow(sample, parent: nil, revision: sample.revision ?? revision)
-                }
-                try Self.setSequence(db, sequence)
-                try pruneTombstones(db)
-                try refreshRollups(db, rollups)
-                try alsoWrite?(db)
-                changes.saveCounts = counter.finish()
-                return changes
+            }
+            if let syncHash = sample.syncHash { touchedHashes.insert(syncHash) }
+            try insertRow(sample, parent: nil, revision: sample.revision ?? revision)
         }
+        try Self.setSequence(db, sequence)
+        try pruneTombstones(db)
+        try refreshRollups(db, rollups)
+        try alsoWrite?(db)
+        changes.saveCounts = counter.finish()
+        return changes
     }
 
     /// The metadata index rows of a prepared sample's sync identifier and version, read from its

@@ -243,6 +243,34 @@ final class HealthDatabase: Sendable {
         }
     }
 
+    /// Hands `job` to the writer connection's queue and returns at once. Jobs run one after the other on the writer's
+    /// thread, in the order they were handed over, with no task between one and the next: an importer that hands its
+    /// batches over in order has them written back to back. `job` runs as a write of `owner`'s bulk write
+    /// (`HKHealthStore.withBulkWrite`), if given: its saves share that transaction and live queries hear of them at its commits.
+    func enqueueWrite(as owner: ObjectIdentifier?, _ job: @escaping @Sendable (Database) -> Void) {
+        writer.asyncWriteWithoutTransaction { db in
+            Self.$bulkWriteOwner.withValue(owner) { job(db) }
+        }
+    }
+
+    /// ``writeChanges(_:)`` from a job already on the writer (``enqueueWrite(as:_:)``): in its bulk write's shared
+    /// transaction when it runs in one (a savepoint of its own), in a transaction of its own otherwise.
+    func writeChangesInJob<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        var recorded: ClosedRange<Int64>?
+        do {
+            return try Self.mapErrors(path: displayPath) {
+                try bulkWrite(db, ownSave: isInOwnBulkWrite) { db in
+                    let (result, range) = try changing(db, body)
+                    recorded = range
+                    return result
+                }
+            }
+        } catch {
+            if let recorded { ownAnchors.withLock { $0.removeAll { $0 == recorded } } }
+            throw error
+        }
+    }
+
     /// Runs `body` in a write transaction, recording the change anchors it used as this object's own.
     private func changing<T>(_ db: Database, _ body: (Database) throws -> T) throws -> (T, ClosedRange<Int64>?) {
         let before = try Self.sequence(db)
