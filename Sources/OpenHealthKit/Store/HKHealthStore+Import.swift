@@ -219,8 +219,18 @@ extension HKHealthStore {
         let cipher = database.cipher
         let hashes = keys.map { cipher.indexHash("sync", $0.sourceBundleIdentifier, $0.syncIdentifier) }
         let types = keys.map(\.typeIdentifier)
-        let sql = "SELECT max(sync_version) FROM sample WHERE sync_id = ? AND type = \(SampleTypeCode.parameter) AND parent_id IS NULL"
+        let sql = "SELECT max(sync_version) FROM sample WHERE sync_id = ? AND type = ? AND parent_id IS NULL"
         let versions = try await database.readAsync { db in
+            // Each type's code is read once per call (in this read's snapshot), not in every lookup: a type never
+            // stored has none, and nothing of it is stored.
+            let codeStatement = try db.cachedStatement(sql: "SELECT id FROM sample_type WHERE identifier = ?")
+            var codes: [String: Int64?] = [:]
+            func code(of type: String) throws -> Int64? {
+                if let known = codes[type] { return known }
+                let found = try Int64.fetchOne(codeStatement, arguments: [type])
+                codes[type] = .some(found)
+                return found
+            }
             // Bound, stepped and read through SQLite's C API on GRDB's cached statement: GRDB's arguments and
             // cursor for each key cost more than the lookup in the index itself.
             let statement = try db.cachedStatement(sql: sql)
@@ -235,13 +245,25 @@ extension HKHealthStore {
             }
             var versions: [Int64?] = []
             versions.reserveCapacity(hashes.count)
+            var last: (type: String, code: Int64?)?
             for (hash, type) in zip(hashes, types) {
+                let typeCode: Int64?
+                if let last, last.type == type {
+                    typeCode = last.code
+                } else {
+                    typeCode = try code(of: type)
+                    last = (type, typeCode)
+                }
+                guard let typeCode else {
+                    versions.append(nil)
+                    continue
+                }
                 // Its code repeats the previous step's, checked there.
                 _ = sqlite3_reset(sqlite)
                 try hash.withUnsafeBytes { bytes in
                     try check(sqlite3_bind_blob(sqlite, 1, bytes.baseAddress, Int32(bytes.count), transient))
                 }
-                try check(sqlite3_bind_text(sqlite, 2, type, -1, transient))
+                try check(sqlite3_bind_int64(sqlite, 2, typeCode))
                 // An aggregate: always one row.
                 try check(sqlite3_step(sqlite), SQLITE_ROW)
                 versions.append(sqlite3_column_type(sqlite, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(sqlite, 0))
