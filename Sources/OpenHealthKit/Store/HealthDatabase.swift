@@ -256,18 +256,8 @@ final class HealthDatabase: Sendable {
     /// ``writeChanges(_:)`` from a job already on the writer (``enqueueWrite(as:_:)``): in its bulk write's shared
     /// transaction when it runs in one (a savepoint of its own), in a transaction of its own otherwise.
     func writeChangesInJob<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
-        var recorded: ClosedRange<Int64>?
-        do {
-            return try Self.mapErrors(path: displayPath) {
-                try bulkWrite(db, ownSave: isInOwnBulkWrite) { db in
-                    let (result, range) = try changing(db, body)
-                    recorded = range
-                    return result
-                }
-            }
-        } catch {
-            if let recorded { ownAnchors.withLock { $0.removeAll { $0 == recorded } } }
-            throw error
+        try recordingAnchors(body) { recorded in
+            try Self.mapErrors(path: displayPath) { try bulkWrite(db, ownSave: isInOwnBulkWrite, recorded) }
         }
     }
 
@@ -286,16 +276,25 @@ final class HealthDatabase: Sendable {
     /// object's own (recorded inside the transaction, so before any reader can see them), so the
     /// watcher for other writers does not report them again.
     func writeChanges<T>(_ body: (Database) throws -> T) throws -> T {
-        var recorded: ClosedRange<Int64>?
-        do {
-            return try write { db in
-                let (result, range) = try changing(db, body)
-                recorded = range
-                return result
+        try recordingAnchors(body) { recorded in try write(recorded) }
+    }
+
+    /// Runs `write` with `body` wrapped to record its anchors (``changing(_:_:)``); they are forgotten again when the
+    /// write fails, its transaction or savepoint rolled back.
+    private func recordingAnchors<T>(_ body: (Database) throws -> T, _ write: ((Database) throws -> T) throws -> T) throws -> T {
+        // `body` does not outlive this call: `write` runs it before returning.
+        try withoutActuallyEscaping(body) { body in
+            var recorded: ClosedRange<Int64>?
+            do {
+                return try write { db in
+                    let (result, range) = try changing(db, body)
+                    recorded = range
+                    return result
+                }
+            } catch {
+                if let recorded { ownAnchors.withLock { $0.removeAll { $0 == recorded } } }
+                throw error
             }
-        } catch {
-            if let recorded { ownAnchors.withLock { $0.removeAll { $0 == recorded } } }
-            throw error
         }
     }
 }
