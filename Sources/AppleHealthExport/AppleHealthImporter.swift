@@ -913,8 +913,10 @@ private struct ImportRun {
                 semaphore.signal()
             }
         } else {
-            // Activity summaries are saved through the store's asynchronous API, in a task: written after the batches
-            // before, and before any later batch is handed to the writer (this thread waits for it below).
+            // Activity summaries are saved through the store's asynchronous API, in a task, once the batches before are
+            // written (none after one that failed), and before any later batch is handed to the writer (this thread
+            // waits for it below).
+            try finishSave(keeping: 0)
             Task {
                 defer { semaphore.signal() }
                 do {
