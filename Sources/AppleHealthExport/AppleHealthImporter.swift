@@ -899,16 +899,17 @@ private struct ImportRun {
         )
         // A failure to prepare is the save's to handle (a refused sample is saved alone, anything else is the import's error).
         let prepared = Result { try store.prepareSaveBlocking(objects, recordedAs: revisions, knownSyncHashes: knownSyncHashes) }
+        let position = chain.next()
         if summaries.isEmpty {
             store.enqueueSave(prepared, objects: objects, recordedAs: revisions, knownSyncHashes: knownSyncHashes, owner: owner,
-                              skip: { chain.hasFailed }) { result in
+                              skip: { chain.hasFailed(before: position) }) { result in
                 switch result {
                 case .success(let saved):
                     outcome.set(saved.counts)
                     for reason in saved.refused { outcome.refuse(reason) }
                 case .failure(let error):
                     outcome.set(error)
-                    chain.fail()
+                    chain.fail(position)
                 }
                 semaphore.signal()
             }
@@ -921,7 +922,7 @@ private struct ImportRun {
                 defer { semaphore.signal() }
                 do {
                     let counts = try await Self.asImport(store, owner) {
-                        guard !chain.hasFailed else { throw CancellationError() }
+                        guard !chain.hasFailed(before: position) else { throw CancellationError() }
                         var counts = HKSaveCounts()
                         if !objects.isEmpty {
                             counts.add(try await Self.save(prepared, objects, recordedAs: revisions, knownSyncHashes: knownSyncHashes, into: store,
@@ -937,7 +938,7 @@ private struct ImportRun {
                     outcome.set(counts)
                 } catch {
                     outcome.set(error)
-                    chain.fail()
+                    chain.fail(position)
                 }
             }
         }
@@ -1079,12 +1080,23 @@ private struct SavedBatch {
     let prepared: Result<HKHealthStore.PreparedSave, any Error>
 }
 
-/// Whether one of an import's batches failed or was not written: the store's writer asks before each later batch.
+/// The first of an import's batches that failed or was not written, by the order they were handed over: the store's
+/// writer asks before each later batch. A batch handed over before it is still written (its failure was reported
+/// early, or it ran in a task): only the batches after a failed one are left unwritten.
 private final class SaveChain: Sendable {
-    private let failed = Mutex(false)
+    private let firstFailed = Mutex<Int?>(nil)
+    private let handedOver = Mutex(0)
 
-    var hasFailed: Bool { failed.withLock { $0 } }
-    func fail() { failed.withLock { $0 = true } }
+    /// The next batch's position in the order batches are handed over.
+    func next() -> Int {
+        handedOver.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+    }
+    /// Whether a batch handed over before `batch` failed.
+    func hasFailed(before batch: Int) -> Bool { firstFailed.withLock { $0.map { $0 < batch } ?? false } }
+    func fail(_ batch: Int) { firstFailed.withLock { $0 = min($0 ?? batch, batch) } }
 }
 
 /// The error or counts of a save that ran on the store's writer or in a task, read by the thread that waited for it.

@@ -160,6 +160,8 @@ extension HKHealthStore {
             do {
                 try write(try prepared.get())
             } catch let error as HKError where error.code == .errorInvalidArgument {
+                // One source revision per object, or the batch was refused for that and nothing is saved one by one.
+                guard objects.count == revisions.count else { return completion(.failure(error)) }
                 for (index, (object, objectRevision)) in zip(objects, revisions).enumerated() {
                     do {
                         let known = index < knownSyncHashes.count ? knownSyncHashes[index] : nil

@@ -122,6 +122,20 @@ struct QueuedSaveTests {
         #expect(try await Self.storedSteps(store) == ["a": 2, "b": 1])
     }
 
+    @Test("A batch refused for having fewer source revisions than objects is not saved one by one: nothing of it is stored")
+    func revisionsMissing() async throws {
+        let store = TestStores.owner(TemporaryFolder())
+        let objects: [HKObject] = [Self.steps("x", version: 1, value: 1), Self.steps("y", version: 1, value: 2)]
+        let prepared = Result { try store.prepareSaveBlocking(objects, recordedAs: [Self.revision], knownSyncHashes: []) }
+        let result = await withCheckedContinuation { continuation in
+            store.enqueueSave(prepared, objects: objects, recordedAs: [Self.revision], knownSyncHashes: [], owner: nil, skip: { false }) {
+                continuation.resume(returning: $0)
+            }
+        }
+        #expect(throws: HKError.self) { try result.get() }
+        #expect(try await Self.storedSteps(store).isEmpty)
+    }
+
     @Test("Only the store's owner may hand batches over: an app's store gets errorAuthorizationDenied and nothing is written")
     func ownerOnly() async throws {
         let folder = TemporaryFolder()
