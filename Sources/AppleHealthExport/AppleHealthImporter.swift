@@ -47,6 +47,8 @@ public struct AppleHealthImporter: Sendable {
 
     /// The prefix of the sync identifiers the importer gives samples.
     public static let syncIdentifierPrefix = "apple-health-export:"
+    /// The store's name for the runs of records this importer keeps (``RecordRun``).
+    static let runDomain = "apple-health-export"
 
     /// Creates an importer.
     public init(batchSize: Int = 2_500, archiveLimits: ArchiveLimits = ArchiveLimits(),
@@ -91,9 +93,12 @@ public struct AppleHealthImporter: Sendable {
         // Records are looked up before they are converted only in a store that may hold some (a re-import, a resumed one).
         // (A store that cannot say, such as one not opened as its owner, is looked up as before: its error comes later.)
         let looksUpStoredRecords = (try? await store.holdsSamplesWithSyncIdentifiers()) ?? true
+        // The runs of records earlier imports found all stored (``RecordRun``); none when the store cannot say (its error
+        // comes later).
+        let storedRuns = try? await store.storedImportRuns(domain: Self.runDomain)
         // The archive's central directory and the XML reader are synchronous: they run on a Dispatch thread (outside Swift's
         // cooperative pool), which waits for each batch's save.
-        let (container, xmlReport, clinicalElements) = try await withCheckedThrowingContinuation { continuation in
+        let (container, xmlReport, clinicalElements, storedRunKeys) = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
                     let container = try ExportContainer(url: url, limits: limits)
@@ -102,14 +107,17 @@ public struct AppleHealthImporter: Sendable {
                     run.keepsOwnerCharacteristics = keepsOwnerCharacteristics
                     run.bulkWriteOwner = bulkWriteOwner
                     run.looksUpStoredRecords = looksUpStoredRecords
+                    run.storedRuns = storedRuns
                     run.container = container
-                    let (report, clinicalElements) = try run.read(try Self.openExport(container))
-                    continuation.resume(returning: (container, report, clinicalElements))
+                    let (report, clinicalElements, storedRunKeys) = try run.read(try Self.openExport(container))
+                    continuation.resume(returning: (container, report, clinicalElements, storedRunKeys))
                 } catch {
                     continuation.resume(throwing: error)
                 }
             }
         }
+        // Kept for the next import (in place of those read above), unless a stored sample was deleted meanwhile.
+        if let storedRuns { try await store.recordImportRuns(storedRunKeys, as: storedRuns) }
         var report = xmlReport
         for (reason, count) in container.skipped { report.skipped[reason, default: 0] += count }
         try await importClinicalRecords(container, described: clinicalElements, into: &report)
@@ -222,22 +230,38 @@ private struct ImportRun {
     /// The locations of the routes in the batch: they count towards the batch size, so a
     /// batch's memory stays bounded however long its routes are.
     var pendingLocations = 0
-    /// Top-level records not yet converted, with their content digests: looked up in the store
-    /// by their sync identifiers a run at a time (``checkRunSize``), so that those an earlier
-    /// import stored are counted as already stored without being converted (a re-import of an
-    /// unchanged export costs little more than reading it). Any other element converts the run
-    /// first, so records are handled in the file's order.
+    /// Top-level records of the run being read (``recordRun``) not yet converted, with their content digests: looked up in
+    /// the store by their sync identifiers once the run ends, so that those an earlier import stored are counted as already
+    /// stored without being converted (a re-import of an unchanged export costs little more than reading it). Any other
+    /// element ends the run and converts it first, so records are handled in the file's order.
     var unchecked: [(element: ExportElement, digest: [UInt8])] = []
     /// Whether plain records are looked up in the store before they are converted: not when it held no sample with a
     /// sync identifier as the import began (a first import), where every look-up would find nothing; the save still
     /// finds a record the import itself stored earlier.
     var looksUpStoredRecords = true
-    /// Records looked up in the store at once.
-    static let checkRunSize = 2_000
-    /// The runs being looked up in the store while the next one is read (``startCheck()``), oldest first: each lookup's
+    /// The runs of records earlier imports found all stored (``RecordRun``): a run read again is counted as already
+    /// stored without a lookup. Nil: none recognised, and none kept for the next import.
+    var storedRuns: HKHealthStore.StoredImportRuns?
+    /// The run of plain records being read (the top-level records ``checkableType(of:)`` accepts, in the file's order),
+    /// and what became of its records converted so far (a first import converts them at once).
+    var recordRun = RecordRun()
+    var recordRunOutcome = RunOutcome()
+    /// Runs read whole whose records went into batches not yet reported, oldest first (so by their last batch): each is
+    /// kept once its last batch is reported, unless one of its batches had a sample refused.
+    var runsAwaitingBatches: [(key: Data, outcome: RunOutcome)] = []
+    /// The keyed fingerprints of the runs whose records are all stored, for the store to keep once the import ends.
+    var storedRunKeys: [Data] = []
+    /// The positions of the batches reported with a sample refused (rare: values HealthKit refuses).
+    var refusedBatches: [Int] = []
+    /// How many batches were handed over (the position of the batch being filled) and how many were reported.
+    var batchesHandedOver = 0
+    var batchesReported = 0
+    /// The batch the element being converted put its sample into, if it did (``append(_:_:syncHash:)``).
+    var appendedBatch: Int?
+    /// The runs being looked up in the store while the next one is read (``startCheck(runKey:)``), oldest first: each lookup's
     /// keyed hashes and index searches run in a task, beside this thread's parse, and each run is handled
     /// (``finishCheck()``) in order, before anything read after it.
-    var checking: [(records: [(element: ExportElement, digest: [UInt8])], lookup: CheckLookup)] = []
+    var checking: [(records: [(element: ExportElement, digest: [UInt8])], lookup: CheckLookup, runKey: Data?)] = []
     /// How many runs may be looked up at once: the lookups (1.76 M keyed hashes and index searches on a two-year
     /// export) are a re-import's longest chain; with several in flight they use both cores while this thread reads
     /// (re-import of that export: 7.4-8.0 s with one, 6.6-7.2 s with two, 6.1-6.2 s with three).
@@ -263,7 +287,9 @@ private struct ImportRun {
     }
 
     /// Reads the export, committing batches; the report and the clinical record files described.
-    mutating func read(_ stream: PrologStrippedStream) throws -> (AppleHealthImportReport, [String: AppleHealthClinicalRecordFile]) {
+    /// - Returns: the report, the clinical record files the export described, and the keyed fingerprints of the runs of
+    ///   records found all stored (``RecordRun``).
+    mutating func read(_ stream: PrologStrippedStream) throws -> (AppleHealthImportReport, [String: AppleHealthClinicalRecordFile], [Data]) {
         defer { stream.close() }
         var run = self
         run.stream = stream
@@ -287,25 +313,33 @@ private struct ImportRun {
             throw error
         }
         try run.applyCharacteristics()
-        return (run.report, run.clinicalRecordFiles)
+        return (run.report, run.clinicalRecordFiles, run.storedRunKeys)
     }
 
     // MARK: Elements
 
     mutating func handle(_ element: ExportElement) throws {
-        if element.name == "Record", looksUpStoredRecords, isCheckable(element) {
-            // The same test as below, at the same point of the file: correlations convert the run first.
+        if element.name == "Record", let type = checkableType(of: element) {
+            // The same test as below, at the same point of the file: correlations end the run first.
             let digest = element.contentDigest
             if memberKeys.contains(ContentKey(digest)) {
                 report.duplicates += 1
                 return
             }
-            // The reader's elements have buffers of their own, just large enough (``ExportBodyReader``): held as they are.
-            unchecked.append((element, digest))
-            if unchecked.count >= Self.checkRunSize { try startCheck() }
+            let ends = recordRun.add(digest, type: type)
+            if looksUpStoredRecords {
+                // The reader's elements have buffers of their own, just large enough (``ExportBodyReader``): held as they are.
+                unchecked.append((element, digest))
+            } else {
+                // Nothing stored to find (a first import): converted at once.
+                appendedBatch = nil
+                try convert(element, digest: digest)
+                recordRunOutcome.converted(into: appendedBatch)
+            }
+            if ends { try endRecordRun() }
             return
         }
-        if !checking.isEmpty || !unchecked.isEmpty { try checkUnchecked() }
+        if recordRun.count > 0 || !checking.isEmpty { try checkUnchecked() }
         try convert(element)
     }
 
@@ -385,33 +419,72 @@ private struct ImportRun {
         if objects.count + summaries.count + pendingLocations >= batchSize { try commit() }
     }
 
-    /// Whether a record can be found in the store by the sync identifier its content gives it
-    /// before it is converted: a plain top-level record (metadata entries only, none naming a
-    /// sync identifier or version) of a type no correlation holds (those wait for their
-    /// correlation, ``held``).
-    mutating func isCheckable(_ element: ExportElement) -> Bool {
-        guard let type = recordType(of: element), !type.isMember else { return false }
+    /// The type of a record that can be found in the store by the sync identifier its content gives it before it is
+    /// converted, nil for any other: a plain top-level record (metadata entries only, none naming a sync identifier or
+    /// version) of a type no correlation holds (those wait for their correlation, ``held``).
+    mutating func checkableType(of element: ExportElement) -> String? {
+        guard let type = recordType(of: element), !type.isMember else { return nil }
         for child in element.children {
             guard child.name == "MetadataEntry", child.has("key"), child.has("value"),
-                  !child.attribute("key", is: HKMetadataKeySyncIdentifier), !child.attribute("key", is: HKMetadataKeySyncVersion) else { return false }
+                  !child.attribute("key", is: HKMetadataKeySyncIdentifier), !child.attribute("key", is: HKMetadataKeySyncVersion) else { return nil }
         }
-        return true
+        return type.identifier
     }
 
-    /// Looks the unchecked records up in the store by the sync identifiers their content gives
-    /// them: those stored (by an earlier import, at the version the importer gives) are counted
-    /// as already stored, as the store's save would count them; the others are converted in order.
-    /// The runs being looked up are handled first.
+    /// Ends the run being read (``endRecordRun()``) and handles every run being looked up: the records found stored (by an
+    /// earlier import, at the version the importer gives) are counted as already stored, as the store's save would count
+    /// them; the others are converted in order.
     mutating func checkUnchecked() throws {
-        try finishChecks()
-        guard !unchecked.isEmpty else { return }
-        try startCheck()
+        try endRecordRun()
         try finishChecks()
     }
 
-    /// Starts looking the unchecked records up (in a task), once fewer than ``checksInFlight`` runs are being looked up
-    /// (the oldest handled first).
-    mutating func startCheck() throws {
+    /// Ends the run being read. A run an earlier import found all stored (``storedRuns``) is counted as already stored,
+    /// its records neither looked up nor converted; the records of another are looked up (``startCheck(runKey:)``) unless
+    /// they were converted already (a first import), when the run waits for their batches (``finishRun(_:_:)``).
+    mutating func endRecordRun() throws {
+        guard recordRun.count > 0 else { return }
+        let (run, outcome) = (recordRun, recordRunOutcome)
+        recordRun = RecordRun()
+        recordRunOutcome = RunOutcome()
+        let key = storedRuns.map { $0.key(run.fingerprint()) }
+        guard looksUpStoredRecords else {
+            if let key { finishRun(key, outcome) }
+            return
+        }
+        if let key, storedRuns?.contains(key) == true {
+            for (type, count) in run.types { report.alreadyStored[type, default: 0] += count }
+            unchecked.removeAll(keepingCapacity: true)
+            storedRunKeys.append(key)
+            progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes))
+            return
+        }
+        try startCheck(runKey: key)
+    }
+
+    /// A run whose records were all converted or found stored: kept at once when none was converted, once the batches
+    /// holding them are reported (``keepRuns(through:)``) when some were, never when one was left out.
+    mutating func finishRun(_ key: Data, _ outcome: RunOutcome) {
+        guard outcome.isComplete else { return }
+        if outcome.batches == nil {
+            storedRunKeys.append(key)
+        } else {
+            runsAwaitingBatches.append((key, outcome))
+        }
+    }
+
+    /// Keeps the runs whose last batch is at most `position` (just reported), unless a sample of one of their batches was
+    /// refused.
+    mutating func keepRuns(through position: Int) {
+        while let first = runsAwaitingBatches.first, let batches = first.outcome.batches, batches.upperBound <= position {
+            runsAwaitingBatches.removeFirst()
+            if !refusedBatches.contains(where: batches.contains) { storedRunKeys.append(first.key) }
+        }
+    }
+
+    /// Starts looking the unchecked records (the run just read, whose keyed fingerprint is `runKey`) up in a task, once
+    /// fewer than ``checksInFlight`` runs are being looked up (the oldest handled first).
+    mutating func startCheck(runKey: Data?) throws {
         while checking.count >= Self.checksInFlight { try finishCheck() }
         guard !unchecked.isEmpty else { return }
         let records = unchecked
@@ -439,7 +512,7 @@ private struct ImportRun {
             }
             lookup.done.signal()
         }
-        checking.append((records, lookup))
+        checking.append((records, lookup, runKey))
     }
 
     /// Handles every run being looked up, oldest first.
@@ -451,7 +524,7 @@ private struct ImportRun {
     /// others converted in order.
     mutating func finishCheck() throws {
         guard !checking.isEmpty else { return }
-        let (records, lookup) = checking.removeFirst()
+        let (records, lookup, runKey) = checking.removeFirst()
         lookup.done.wait()
         let (versions, hashes) = try lookup.outcome.get()
         let (lookedUp, types) = (lookup.lookedUp, lookup.types)
@@ -465,14 +538,18 @@ private struct ImportRun {
             if position < hashes.count { known[index] = hashes[position] }
         }
         var skipped = false
+        var outcome = RunOutcome()
         for (index, record) in records.enumerated() {
             if stored[index], let type = types[index] {
                 report.alreadyStored[type, default: 0] += 1
                 skipped = true
             } else {
+                appendedBatch = nil
                 try convert(record.element, digest: record.digest, syncHash: known[index], syncIdentifier: identifiers[index])
+                outcome.converted(into: appendedBatch)
             }
         }
+        if let runKey { finishRun(runKey, outcome) }
         if skipped { progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes)) }
     }
 
@@ -524,6 +601,7 @@ private struct ImportRun {
     }
 
     private mutating func append(_ sample: HKSample, _ revision: HKSourceRevision, syncHash: HKHealthStore.KnownSyncHash? = nil) {
+        if appendedBatch == nil { appendedBatch = batchesHandedOver }
         objects.append(sample)
         revisions.append(revision)
         knownSyncHashes.append(syncHash)
@@ -892,6 +970,7 @@ private struct ImportRun {
     mutating func commit() throws {
         guard !objects.isEmpty || !summaries.isEmpty else { return }
         try finishSave(keeping: 2)
+        batchesHandedOver += 1
         let outcome = SaveOutcome()
         let semaphore = DispatchSemaphore(value: 0)
         let (store, objects, revisions, knownSyncHashes, summaries, owner, chain) = (
@@ -995,6 +1074,8 @@ private struct ImportRun {
             let pending = saving.removeFirst()
             pending.semaphore.wait()
             retired = pending.batch
+            let position = batchesReported
+            batchesReported += 1
             if failure != nil { continue }
             if let error = pending.outcome.error {
                 failure = error
@@ -1002,7 +1083,10 @@ private struct ImportRun {
                 continue
             }
             report.add(pending.outcome.counts)
-            for reason in pending.outcome.refused { report.skip("refused by the store: \(reason)") }
+            let refused = pending.outcome.refused
+            for reason in refused { report.skip("refused by the store: \(reason)") }
+            if !refused.isEmpty { refusedBatches.append(position) }
+            keepRuns(through: position)
             report.batches += 1
             progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes))
         }
@@ -1117,7 +1201,7 @@ private final class SaveOutcome: @unchecked Sendable {
     var counts: HKSaveCounts { lock.withLock { savedCounts } }
 }
 
-/// A run's lookup in the store, running in a task (``ImportRun/startCheck()``): which records were looked up, their
+/// A run's lookup in the store, running in a task (``ImportRun/startCheck(runKey:)``): which records were looked up, their
 /// types, and the versions found once `done` is signalled.
 private final class CheckLookup: Sendable {
     let lookedUp: [Int]

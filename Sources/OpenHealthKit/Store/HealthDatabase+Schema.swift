@@ -99,6 +99,13 @@ extension HealthDatabase {
     /// by the UUIDs its entries name, and its `value_block` row stays with its sealed bytes emptied)
     /// and rebuilds `metadata_index` without a rowid, keyed by (key, value hash, row id), each key
     /// hash held once in `metadata_key`; a store that had samples is marked `vacuum_pending`.
+    ///
+    /// v23-import-runs adds `import_run`: runs of an import's records that were all stored, by a keyed fingerprint of their
+    /// content, so that an import of the same records again counts them as stored without looking each one up
+    /// (`HKHealthStore+ImportRuns.swift`). A run holds only while no quantity or category sample with a sync identifier has
+    /// been deleted or had its sync identifier, version, type, source or parent changed: the triggers `sample_synced_deleted`
+    /// and `sample_synced_changed` count such changes in `store_info`'s `import_run_generation`, and a run recorded at an
+    /// earlier count is never used. A migration that rebuilds `sample` must create both triggers again.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -429,6 +436,27 @@ extension HealthDatabase {
                 ALTER TABLE metadata_index_new RENAME TO metadata_index;
                 CREATE INDEX metadata_index_sample ON metadata_index(sample_id);
                 INSERT OR IGNORE INTO store_info (key, value) SELECT '\(HealthDatabase.vacuumPendingKey)', 1 WHERE EXISTS (SELECT 1 FROM sample);
+                """)
+        }
+        // v23-import-runs: an import's runs of records found all stored, valid while the count of changes to stored quantity
+        // and category samples with a sync identifier (the kinds an import's plain records are stored as) is the one they
+        // were recorded at. Counted by triggers, so that every writer counts them, whichever build it runs.
+        migrator.registerMigration("v23-import-runs") { db in
+            let bump = "UPDATE store_info SET value = CAST(value AS INTEGER) + 1 WHERE key = '\(HealthDatabase.importRunGenerationKey)'"
+            let watched = "OLD.sync_id IS NOT NULL AND OLD.kind IN (\(SampleKind.quantity.rawValue), \(SampleKind.category.rawValue))"
+            try db.execute(sql: """
+                CREATE TABLE import_run (
+                    domain TEXT NOT NULL,
+                    fingerprint BLOB NOT NULL,
+                    generation INTEGER NOT NULL,
+                    PRIMARY KEY (domain, fingerprint)
+                ) WITHOUT ROWID;
+                INSERT OR IGNORE INTO store_info (key, value) VALUES ('\(HealthDatabase.importRunGenerationKey)', 0);
+                CREATE TRIGGER sample_synced_deleted AFTER DELETE ON sample WHEN \(watched)
+                BEGIN \(bump); END;
+                CREATE TRIGGER sample_synced_changed AFTER UPDATE OF sync_id, sync_version, type, kind, source_id, parent_id ON sample
+                WHEN \(watched)
+                BEGIN \(bump); END;
                 """)
         }
         return migrator

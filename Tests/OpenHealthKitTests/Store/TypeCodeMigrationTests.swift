@@ -125,7 +125,7 @@ struct TypeCodeMigrationTests {
             try db.execute(sql: "ATTACH DATABASE ? AS legacy", arguments: [source.database.path])
             let tables = try String.fetchAll(db, sql: """
                 SELECT name FROM legacy.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-                AND name NOT IN ('sample', 'sample_type', 'grdb_migrations', 'metadata_index', 'metadata_key')
+                AND name NOT IN ('sample', 'sample_type', 'grdb_migrations', 'metadata_index', 'metadata_key', 'import_run')
                 """)
             try db.inTransaction {
                 try db.execute(sql: "DELETE FROM store_info")
