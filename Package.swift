@@ -486,7 +486,10 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "AppleHealthExportTests", dependencies: ["TestSupport", "AppleHealthExport", "AppleHealthExportGenerator", "OpenHealthKit"],
+        // GRDB: a test adds a trigger to a store's file to make one batch's write fail.
+        .testTarget(name: "AppleHealthExportTests",
+                    dependencies: ["TestSupport", "AppleHealthExport", "AppleHealthExportGenerator", "OpenHealthKit",
+                                   .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "AppleHealthClinicalRecordsTests",
                     dependencies: ["TestSupport", "AppleHealthClinicalRecords", "AppleHealthExport", "AppleHealthExportGenerator", "OpenHealthKit"],

@@ -1,6 +1,7 @@
-import AppleHealthExport
+@testable import AppleHealthExport
 import AppleHealthExportGenerator
 import Foundation
+import GRDB
 import OpenHealthKit
 import Testing
 import TestSupport
@@ -57,5 +58,42 @@ struct ImportBulkTransactionTests {
         #expect(during.count >= 6 && during.allSatisfy { $0 == 0 }, "\(during)")
         // The end of the import (of its bulk write) commits them all.
         #expect(try await Self.committed(other) == 20)
+    }
+
+    @Test("A batch the store fails to write ends the import with that batch's error: the batches before it stay, none after it is written")
+    func failedBatchEndsImport() async throws {
+        let failing = 1_000
+        let url = try AppleHealthImporterTests.write(RecordRunTests.export(3_000, seed: 5))
+        defer { AppleHealthImporterTests.remove(url) }
+        let folder = url.deletingLastPathComponent()
+        let database = folder.appendingPathComponent("health.sqlite")
+        let store = HKHealthStore(configuration: HKHealthStore.Configuration(location: .file(database),
+                                                                             key: .keyFile(folder.appendingPathComponent("health.key")),
+                                                                             role: .owner))
+        #expect(try await store.holdsSamplesWithSyncIdentifiers() == false)
+        // The write of record 1,000's row fails (in the batch of records 900-1,199), as a full disk or an I/O error would: an
+        // integer overflow is an error (SQLITE_ERROR), not a constraint, which the store reports as a refused sample.
+        let start = Date(timeIntervalSince1970: 1_600_000_000 + Double(failing) * 60).timeIntervalSinceReferenceDate
+        let queue = try DatabaseQueue(path: database.path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER test_failing_write BEFORE INSERT ON sample WHEN NEW.start = \(start)
+                BEGIN SELECT abs(-9223372036854775807 - 1); END
+                """)
+        }
+        try queue.close()
+
+        do {
+            _ = try await AppleHealthImporter(batchSize: 300).importExport(at: url, into: store)
+            Issue.record("the import succeeded")
+        } catch {
+            #expect((error as? HealthStoreError)?.kind == .io, "\(error)")
+            #expect("\(error)".contains("(SQLite: 1 "), "\(error)")
+        }
+        let stored = try await AppleHealthImporterTests.quantities(store, .stepCount)
+        #expect(stored.count == 900)
+        #expect(stored.last?.startDate == Date(timeIntervalSince1970: 1_600_000_000 + 899 * 60))
+        // A failed import keeps no run: the next one looks every record up.
+        #expect(try await store.storedImportRuns(domain: AppleHealthImporter.runDomain).count == 0)
     }
 }

@@ -119,6 +119,31 @@ struct QueuedSaveTests {
         #expect(try await Self.storedSteps(store) == ["batch-0": 0, "batch-2": 2])
     }
 
+    @Test("A sample refused while its batch is written (a route whose workout is not stored) is left out; the rest is stored")
+    func refusedWhileWritten() async throws {
+        let store = TestStores.owner(TemporaryFolder())
+        let location = CLLocation(latitude: 47.37, longitude: 8.54)
+        // Valid when prepared; only the write finds that its workout is not in the store, and rolls the batch's savepoint back.
+        let route = try HKWorkoutRoute.imported(locations: [location], workoutSyncIdentifier: "no-such-workout",
+                                                workoutSource: Self.revision.source, device: nil,
+                                                metadata: [HKMetadataKeySyncIdentifier: "route", HKMetadataKeySyncVersion: 1])
+        let batches: [[HKObject]] = [
+            [Self.steps("a", version: 1, value: 1), route, Self.steps("b", version: 1, value: 2)],
+            [Self.steps("c", version: 1, value: 3)],
+        ]
+        let results = try await store.withBulkWrite(BulkWriteTests.hour) {
+            await Self.enqueue(store, batches, owner: store.currentBulkWriteOwner)
+        }
+        #expect(results.map(\.0) == [0, 1])
+        let first = try results[0].1.get()
+        #expect(first.counts.storedCount == 2 && first.refused.count == 1)
+        #expect(first.refused.first?.contains("workout is not saved") == true, "\(first.refused)")
+        #expect(try results[1].1.get().counts.storedCount == 1)
+        #expect(try await Self.storedSteps(store) == ["a": 1, "b": 2, "c": 3])
+        let routes = try await HKSampleQueryDescriptor(predicates: [.sample(type: HKSeriesType.workoutRoute())], sortDescriptors: []).result(for: store)
+        #expect(routes.isEmpty)
+    }
+
     @Test("A refused sample is left out with its reason, the rest of its batch stored before the next batch is written")
     func refusedSampleLeftOut() async throws {
         let store = TestStores.owner(TemporaryFolder())
