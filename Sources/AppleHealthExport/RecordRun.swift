@@ -54,7 +54,8 @@ struct RecordRun {
 /// Whether every record of a run was stored, as the import learns it: each one found stored, or put in a batch that the
 /// store then wrote without refusing any of its samples.
 struct RunOutcome {
-    /// Whether no record of the run was left out (skipped as unreadable, refused, or not put in a batch).
+    /// Whether every record of the run converted so far was put in a batch (none skipped as unreadable). A sample the
+    /// store refuses is found later, by its batch (``ImportRun``'s `refusedBatches`).
     private(set) var isComplete = true
     /// The batches holding records of the run, by their position in the import's order (nil: none).
     private(set) var batches: ClosedRange<Int>?

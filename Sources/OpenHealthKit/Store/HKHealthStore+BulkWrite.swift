@@ -108,6 +108,10 @@ struct BulkTransaction: Sendable {
     let opened: AsyncStream<Void>.Continuation
     /// How many times the timer woke to commit (tests: an idle bulk write does not wake it).
     var timerWakes = 0
+    /// How many of its shared transactions were rolled back (a commit that failed, or SQLite ending one itself on a full
+    /// disk) with saves whose callers had heard they were saved: an importer keeps no run of records after one
+    /// (`HKHealthStore.recordImportRuns`).
+    var lostTransactions = 0
 
     /// Whether the transaction has been open long enough: a quarter of the time the bulk write has run, within
     /// ``HKHealthStore/BulkWrite/shortestTransaction`` and ``HKHealthStore/BulkWrite/longestTransaction``.
@@ -170,6 +174,7 @@ extension HealthDatabase {
                 } else {
                     // SQLite ended the transaction itself (a full disk): none is open, nothing to wait for.
                     self.bulkTransaction.withLock { state in
+                        if state?.isOpen == true { state?.lostTransactions += 1 }
                         state?.isOpen = false
                         state?.openedAt = nil
                     }
@@ -200,6 +205,7 @@ extension HealthDatabase {
                 state?.isOpen = false
                 state?.openedAt = nil
                 state?.pending = StoreChangeSet()
+                state?.lostTransactions += 1
             }
             throw error
         }
@@ -299,6 +305,8 @@ extension HealthDatabase {
         if !db.isInsideTransaction {
             try db.beginTransaction(.immediate)
             bulkTransaction.withLock { state in
+                // One the bulk write thought open is gone: SQLite ended it (a full disk), and its saves with it.
+                if state?.isOpen == true { state?.lostTransactions += 1 }
                 state?.isOpen = true
                 state?.openedAt = .now
                 state?.opened.yield()

@@ -102,8 +102,9 @@ extension HealthDatabase {
     ///
     /// v23-import-runs adds `import_run`: runs of an import's records that were all stored, by a keyed fingerprint of their
     /// content, so that an import of the same records again counts them as stored without looking each one up
-    /// (`HKHealthStore+ImportRuns.swift`). A run holds only while no quantity or category sample with a sync identifier has
-    /// been deleted or had its sync identifier, version, type, source or parent changed: the triggers `sample_synced_deleted`
+    /// (`HKHealthStore+ImportRuns.swift`). A run holds only while no quantity, category or quantity series sample with a sync
+    /// identifier has been deleted or had its sync identifier, version, type, kind, source or parent changed: the triggers
+    /// `sample_synced_deleted`
     /// and `sample_synced_changed` count such changes in `store_info`'s `import_run_generation`, and a run recorded at an
     /// earlier count is never used. A migration that rebuilds `sample` must create both triggers again.
     static let migrator: DatabaseMigrator = {
@@ -439,11 +440,14 @@ extension HealthDatabase {
                 """)
         }
         // v23-import-runs: an import's runs of records found all stored, valid while the count of changes to stored quantity
-        // and category samples with a sync identifier (the kinds an import's plain records are stored as) is the one they
-        // were recorded at. Counted by triggers, so that every writer counts them, whichever build it runs.
+        // and category samples with a sync identifier (the kinds an import's plain records are stored as, and quantity
+        // series) is the one they were recorded at. Counted by triggers, so that every writer counts them, whichever build
+        // it runs.
         migrator.registerMigration("v23-import-runs") { db in
             let bump = "UPDATE store_info SET value = CAST(value AS INTEGER) + 1 WHERE key = '\(HealthDatabase.importRunGenerationKey)'"
-            let watched = "OLD.sync_id IS NOT NULL AND OLD.kind IN (\(SampleKind.quantity.rawValue), \(SampleKind.category.rawValue))"
+            // The kinds a quantity or category type's sample is stored as (a quantity series too: found by the same lookup).
+            let kinds = [SampleKind.quantity, .category, .quantitySeries].map { String($0.rawValue) }.joined(separator: ", ")
+            let watched = "OLD.sync_id IS NOT NULL AND OLD.kind IN (\(kinds))"
             try db.execute(sql: """
                 CREATE TABLE import_run (
                     domain TEXT NOT NULL,

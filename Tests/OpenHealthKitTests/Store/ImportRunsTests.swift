@@ -52,7 +52,7 @@ struct ImportRunsTests {
         #expect(kept == 1)
     }
 
-    @Test("Deleting a stored sample with a sync identifier drops every run; one without, or another kind, drops none")
+    @Test("Deleting a stored quantity or category sample with a sync identifier drops every run; one without, or a workout, drops none")
     func deletionDropsRuns() async throws {
         let store = TestStores.owner(TemporaryFolder())
         let synced = QueuedSaveTests.steps("a", version: 1, value: 10)
@@ -110,6 +110,46 @@ struct ImportRunsTests {
         // Read again after the deletion, they are kept.
         #expect(try await store.recordImportRuns(Self.keys(after, 4, seed: 3), as: after))
         #expect(try await store.storedImportRuns(domain: Self.domain).count == 4)
+    }
+
+    @Test("No run is kept after the bulk write lost a transaction: saves reported as saved were rolled back")
+    func lostTransaction() async throws {
+        let store = TestStores.owner(TemporaryFolder())
+        let read = try await store.storedImportRuns(domain: Self.domain)
+        let kept = try await store.withBulkWrite(BulkWriteTests.hour) {
+            // Saved in the shared transaction, which SQLite then ends itself (as on a full disk): the save is lost.
+            _ = try await store.save([QueuedSaveTests.steps("lost", version: 1, value: 1)], recordedAs: [Self.revision])
+            try await store.engine.database().writer.writeWithoutTransaction { db in try db.rollback() }
+            _ = try await store.save([QueuedSaveTests.steps("kept", version: 1, value: 2)], recordedAs: [Self.revision])
+            return try await store.recordImportRuns(Self.keys(read, 2), as: read)
+        }
+        #expect(kept == false)
+        #expect(try await QueuedSaveTests.storedSteps(store) == ["kept": 2])
+        #expect(try await store.storedImportRuns(domain: Self.domain).count == 0)
+        // The next bulk write starts with nothing lost.
+        let again = try await store.storedImportRuns(domain: Self.domain)
+        let keptNow = try await store.withBulkWrite(BulkWriteTests.hour) { try await store.recordImportRuns(Self.keys(again, 2), as: again) }
+        #expect(keptNow)
+        #expect(try await store.storedImportRuns(domain: Self.domain).count == 2)
+    }
+
+    @Test("Without its count's row, no run holds: none is read, and recording starts the count again without keeping any")
+    func missingCount() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let read = try await store.storedImportRuns(domain: Self.domain)
+        try await store.recordImportRuns(Self.keys(read, 2), as: read)
+        try await ValueBlockTests.edit(folder) { db in
+            try db.execute(sql: "DELETE FROM store_info WHERE key = '\(HealthDatabase.importRunGenerationKey)'")
+        }
+        let reopened = TestStores.owner(folder)
+        let missing = try await reopened.storedImportRuns(domain: Self.domain)
+        #expect(missing.count == 0)
+        #expect(try await reopened.recordImportRuns(Self.keys(missing, 2), as: missing) == false)
+        #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM import_run") == 0)
+        let counted = try await reopened.storedImportRuns(domain: Self.domain)
+        #expect(try await reopened.recordImportRuns(Self.keys(counted, 2), as: counted))
+        #expect(try await reopened.storedImportRuns(domain: Self.domain).count == 2)
     }
 
     @Test("Only the owner reads or records runs")
