@@ -22,7 +22,7 @@ import Synchronization
 /// import again stores nothing twice and an interrupted import resumes where it stopped. Plain
 /// records are looked up by that identifier before they are converted, so the part of an export
 /// an earlier import stored costs little more than reading it; runs of them an earlier import found
-/// all stored (``RecordRun``) are recognised whole, without a lookup.
+/// all stored are recognised whole, without a lookup (`docs/apple-health-import.md`).
 /// Elements the importer does not understand are counted in the report, never dropped silently.
 public struct AppleHealthImporter: Sendable {
     /// Samples per batch: each batch is saved whole or not at all (batches share transactions while the import runs,

@@ -34,7 +34,8 @@ struct RecordRunTests {
         return export.document()
     }
 
-    /// The keyed fingerprints of the runs an export's top-level records make in `store` (every record a plain one).
+    /// The keyed fingerprints of the runs an export's top-level records make in `store` (every record a plain one, any
+    /// other element ending a run).
     static func runKeys(_ text: String, _ store: HKHealthStore) async throws -> [Data] {
         let runs = try await store.storedImportRuns(domain: AppleHealthImporter.runDomain)
         var keys: [Data] = []
@@ -42,7 +43,12 @@ struct RecordRunTests {
         let stream = try PrologStrippedStream.open(DataByteSource(Data(text.utf8)))
         defer { stream.close() }
         try ExportXMLReader().read(stream) { element in
-            guard element.name == "Record", let type = element["type"] else { return }
+            guard element.name == "Record", let type = element["type"] else {
+                // Anything else ends the run.
+                if run.count > 0 { keys.append(runs.key(run.fingerprint())) }
+                run = RecordRun()
+                return
+            }
             if run.add(element.contentDigest, type: type) {
                 keys.append(runs.key(run.fingerprint()))
                 run = RecordRun()
@@ -205,6 +211,33 @@ struct RecordRunTests {
         let again = try await AppleHealthImporter(batchSize: 400).importExport(at: url, into: store)
         #expect(again.importedCount == 0 && again.skipped == first.skipped)
         #expect(again.alreadyStored == [Self.steps: 2_999])
+    }
+
+    @Test("A record refused in a batch that also carries an activity summary (saved in a task) leaves its batch's runs out")
+    func refusedBesideSummary() async throws {
+        let position = 300
+        let text = Self.export(600, seed: 7, replace: [
+            position: { export in
+                export.record(type: HKQuantityTypeIdentifier.distanceWalkingRunning.rawValue, unit: "km", value: "1.7e308",
+                              start: Self.minute(position), end: Self.minute(position))
+                // Ends the run, and puts the batch on the task path.
+                export.raw(#" <ActivitySummary dateComponents="2020-09-13" activeEnergyBurned="300" activeEnergyBurnedGoal="400" "#
+                           + #"activeEnergyBurnedUnit="kcal"/>"#)
+            }
+        ])
+        let url = try AppleHealthImporterTests.write(text)
+        defer { AppleHealthImporterTests.remove(url) }
+        let store = AppleHealthImporterTests.ownerStore()
+        // One batch: every record and the summary.
+        let first = try await AppleHealthImporter(batchSize: 10_000).importExport(at: url, into: store)
+        #expect(first.batches == 1 && first.imported[HKActivitySummaryTypeIdentifier] == 1)
+        #expect(first.skipped.filter { $0.key.hasPrefix("refused by the store") }.values.reduce(0, +) == 1, "\(first.skipped)")
+        #expect(try await Self.runKeys(text, store).count >= 2)
+        #expect(try await Self.kept(store).count == 0)
+
+        let again = try await AppleHealthImporter(batchSize: 10_000).importExport(at: url, into: store)
+        #expect(again.skipped == first.skipped)
+        #expect(again.alreadyStored[Self.steps] == 599 && again.importedCount == 0)
     }
 
     @Test("An export of every kind of element imported again with its runs recognised reports what the lookups report")
