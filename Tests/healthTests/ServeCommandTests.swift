@@ -24,14 +24,46 @@ import Testing
             var arguments = ["serve", "--port", String(port), "--data-dir", runner.folder.appendingPathComponent("data").path, "--log-level", "error"]
             if let database { arguments += ["--database", database] }
             arguments += extra
-            let (process, output, _) = try runner.launch(arguments)
-            let line = await LineReader(output).next() ?? ""
+            let (process, output, error) = try runner.launch(arguments)
+            let reader = LineReader(output)
+            let line = await reader.next() ?? ""
             guard line.hasPrefix("listening on ") else {
                 process.terminate()
-                throw TestFailure("health serve did not start: \(line)")
+                let finished = await reader.finish(process: process, error: error)
+                throw StartFailure(port: port, firstLine: line, error: finished.error)
             }
             return Server(process: process, url: String(line.dropFirst("listening on ".count)))
         }
+
+        /// Starts the server on a port that was free a moment ago; when another test took that
+        /// port in between (the server says the address is in use), tries again with another.
+        /// `prepare` is told each port before the server starts on it.
+        static func startOnFreePort(_ runner: CommandRunner, arguments extra: [String] = [],
+                                    prepare: @Sendable (Int) async -> Void = { _ in }) async throws -> (server: Server, port: Int) {
+            var attempt = 0
+            while true {
+                attempt += 1
+                let port = try ServeHealthCardsTests.freePort()
+                await prepare(port)
+                do {
+                    return (try await start(runner, port: port, arguments: extra), port)
+                } catch let failure as StartFailure where failure.addressInUse && attempt < 5 {
+                    continue
+                }
+            }
+        }
+    }
+
+    /// `health serve` ended before printing its first line.
+    struct StartFailure: Error, CustomStringConvertible {
+        let port: Int
+        let firstLine: String
+        let error: String
+
+        /// It could not listen because the port was taken.
+        var addressInUse: Bool { error.localizedCaseInsensitiveContains("address already in use") }
+
+        var description: String { "health serve did not start on port \(port): \(firstLine) \(error)" }
     }
 
     struct TestFailure: Error, CustomStringConvertible {

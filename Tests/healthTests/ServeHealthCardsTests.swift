@@ -49,13 +49,12 @@ import Testing
     @Test func issuedCardVerifiesWithShcVerify() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
-        let port = try Self.freePort()
-        let server = try await ServeCommandTests.Server.start(runner, port: port, arguments: ["--public-url", Self.issuer])
+        let (server, port) = try await ServeCommandTests.Server.startOnFreePort(runner, arguments: ["--public-url", Self.issuer])
         defer { server.process.terminate() }
         #expect(server.url == Self.issuer)
         let keyFile = runner.folder.appendingPathComponent("data/card-issuer-key.json").path
         #expect((try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        let url = "http://127.0.0.1:\(port)"
+        var url = "http://127.0.0.1:\(port)"
 
         // The wallet registers and takes a token over its own data (the assertion's audience is
         // the public URL, as the server checks it).
@@ -85,15 +84,17 @@ import Testing
         // Without --card-source the server signs nothing.
         let parameters = #"{"resourceType":"Parameters","parameter":[{"name":"credentialType","valueUri":"Immunization"}]}"#
         #expect(try await Self.send(.POST, "\(url)/fhir/Patient/p1/$health-cards-issue", token: token, body: Array(parameters.utf8)).status == 501)
-        // Started again (same data folder and port) listing the wallet, which wrote them, as a card source.
+        // Started again (same data folder, public URL and so token audience) listing the wallet,
+        // which wrote them, as a card source.
         server.process.terminate()
         server.process.waitUntilExit()
         let unregistered = try await runner.run(["serve", "--port", "0", "--data-dir", runner.folder.appendingPathComponent("data").path,
                                                  "--card-source", "00000000-0000-4000-8000-000000000000"])
         #expect(unregistered.status == 2 && unregistered.error.contains("--card-source"), "\(unregistered.error)")
-        let sourced = try await ServeCommandTests.Server.start(runner, port: port,
-                                                               arguments: ["--public-url", Self.issuer, "--card-source", identity.csiGuid.rawValue])
+        let (sourced, sourcedPort) = try await ServeCommandTests.Server.startOnFreePort(
+            runner, arguments: ["--public-url", Self.issuer, "--card-source", identity.csiGuid.rawValue])
         defer { sourced.process.terminate() }
+        url = "http://127.0.0.1:\(sourcedPort)"
         let issued = try await Self.send(.POST, "\(url)/fhir/Patient/p1/$health-cards-issue", token: token, body: Array(parameters.utf8))
         #expect(issued.status == 200)
         let response = runner.folder.appendingPathComponent("issued.json")

@@ -5,6 +5,7 @@ import HTTPTestSupport
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import Testing
 import TestSupport
 
@@ -16,8 +17,15 @@ import TestSupport
 struct ShareLinkPublicURLTests {
     /// A reverse proxy on 127.0.0.1 that serves `/{any segment}/…` from `target/…`.
     enum PathProxy {
+        /// Where the proxy forwards to, set once the server's port is known.
+        final class Target: Sendable {
+            private let origin = Mutex("")
+            var value: String { origin.withLock { $0 } }
+            func set(_ value: String) { origin.withLock { $0 = value } }
+        }
+
         /// Starts the proxy in front of `target`.
-        static func start(target: String) async throws -> LoopbackApplication {
+        static func start(target: Target) async throws -> LoopbackApplication {
             let router = Router()
             router.add(middleware: Forward(target: target))
             guard let proxy = await LoopbackApplication.start(router, label: "share-public-url-proxy", logLevel: .error) else {
@@ -29,13 +37,13 @@ struct ShareLinkPublicURLTests {
         /// Every request: its path without its first segment, sent on to the target; the answer back.
         struct Forward: RouterMiddleware {
             typealias Context = BasicRequestContext
-            let target: String
+            let target: Target
 
             func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
                 let segments = request.uri.path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
                 guard segments.count == 2, segments[0].isEmpty, let slash = segments[1].firstIndex(of: "/") else { return Response(status: .notFound) }
                 let rest = segments[1][slash...]
-                var outgoing = HTTPClientRequest(url: target + rest + (request.uri.query.map { "?" + $0 } ?? ""))
+                var outgoing = HTTPClientRequest(url: target.value + rest + (request.uri.query.map { "?" + $0 } ?? ""))
                 outgoing.method = .init(rawValue: request.method.rawValue)
                 for field in request.headers where !["host", "content-length", "transfer-encoding", "connection"].contains(field.name.canonicalName) {
                     outgoing.headers.add(name: field.name.rawName, value: field.value)
@@ -60,12 +68,20 @@ struct ShareLinkPublicURLTests {
     func createSaysThePublicURLIsTooLong() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
-        let port = try ServeHealthCardsTests.freePort()
-        let proxy = try await PathProxy.start(target: "http://127.0.0.1:\(port)")
+        let target = PathProxy.Target()
+        let proxy = try await PathProxy.start(target: target)
         let origin = proxy.url + "/"
         let publicURL = origin + String(repeating: "p", count: 81 - origin.count)
         #expect(publicURL.count == 81)
-        let server = try await ServeCommandTests.Server.start(runner, port: port, arguments: ["--public-url", publicURL])
+        let server: ServeCommandTests.Server
+        do {
+            server = try await ServeCommandTests.Server.startOnFreePort(runner, arguments: ["--public-url", publicURL]) { port in
+                target.set("http://127.0.0.1:\(port)")
+            }.server
+        } catch {
+            await proxy.stop()
+            throw error
+        }
         try await withTeardown({
             server.process.terminate()
             server.process.waitUntilExit()
