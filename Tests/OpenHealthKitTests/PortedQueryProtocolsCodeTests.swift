@@ -98,9 +98,10 @@ struct PortedQueryProtocolsCodeTests {
     func electrocardiogramKeyPaths() async throws {
         let (owner, folder) = makeStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(HKPredicateKeyPathAverageHeartRate == "averageHeartRate")
-        #expect(HKPredicateKeyPathECGClassification == "classification")
-        #expect(HKPredicateKeyPathECGSymptomsStatus == "symptomsStatus")
+        // HealthKit's values, as its framework exports them.
+        #expect(HKPredicateKeyPathAverageHeartRate == "ecg_average_heart_rate")
+        #expect(HKPredicateKeyPathECGClassification == "ecg_public_classification")
+        #expect(HKPredicateKeyPathECGSymptomsStatus == "ecg_symptoms_status")
         let bpm = HKUnit.count().unitDivided(by: .minute())
         let recordings: [(HKElectrocardiogram.Classification, HKElectrocardiogram.SymptomsStatus, Double)] =
             [(.sinusRhythm, .none, 62), (.atrialFibrillation, .present, 118), (.sinusRhythm, .present, 75)]

@@ -50,3 +50,38 @@ public final class HKDevice: NSObject, @unchecked Sendable, Codable {
 
     public override var hash: Int { fields.hashValue }
 }
+
+/// The device's name, for `HKQuery.predicateForObjects(withDeviceProperty:allowedValues:)`.
+public let HKDevicePropertyKeyName = "HKDevicePropertyName"
+/// The device's manufacturer, for `predicateForObjects(withDeviceProperty:allowedValues:)`.
+public let HKDevicePropertyKeyManufacturer = "HKDevicePropertyManufacturer"
+/// The device's model, for `predicateForObjects(withDeviceProperty:allowedValues:)`.
+public let HKDevicePropertyKeyModel = "HKDevicePropertyModel"
+/// The device's hardware version, for `predicateForObjects(withDeviceProperty:allowedValues:)`.
+public let HKDevicePropertyKeyHardwareVersion = "HKDevicePropertyHardwareVersion"
+/// The device's firmware version, for `predicateForObjects(withDeviceProperty:allowedValues:)`.
+public let HKDevicePropertyKeyFirmwareVersion = "HKDevicePropertyFirmwareVersion"
+/// The device's software version, for `predicateForObjects(withDeviceProperty:allowedValues:)`.
+public let HKDevicePropertyKeySoftwareVersion = "HKDevicePropertySoftwareVersion"
+/// The device's local identifier, for `predicateForObjects(withDeviceProperty:allowedValues:)`.
+public let HKDevicePropertyKeyLocalIdentifier = "HKDevicePropertyLocalIdentifier"
+/// The device's FDA Unique Device Identifier, for `predicateForObjects(withDeviceProperty:allowedValues:)`.
+public let HKDevicePropertyKeyUDIDeviceIdentifier = "HKDevicePropertyUDIDeviceIdentifier"
+
+extension HKDevice {
+    /// The value of one of the `HKDevicePropertyKey…` properties; nil for an unknown key or a
+    /// property the device does not have.
+    func value(forProperty key: String) -> String? {
+        switch key {
+        case HKDevicePropertyKeyName: return name
+        case HKDevicePropertyKeyManufacturer: return manufacturer
+        case HKDevicePropertyKeyModel: return model
+        case HKDevicePropertyKeyHardwareVersion: return hardwareVersion
+        case HKDevicePropertyKeyFirmwareVersion: return firmwareVersion
+        case HKDevicePropertyKeySoftwareVersion: return softwareVersion
+        case HKDevicePropertyKeyLocalIdentifier: return localIdentifier
+        case HKDevicePropertyKeyUDIDeviceIdentifier: return udiDeviceIdentifier
+        default: return nil
+        }
+    }
+}

@@ -30,16 +30,53 @@ public let HKPredicateKeyPathStartDate = "startDate"
 /// The predicate key path of a sample's end date.
 public let HKPredicateKeyPathEndDate = "endDate"
 
+/// The sort key HealthKit sorts workouts by duration with.
+public let HKWorkoutSortIdentifierDuration = "HKWorkoutSortIdentifierDuration"
+/// The sort key HealthKit sorts workouts by total distance with.
+public let HKWorkoutSortIdentifierTotalDistance = "HKWorkoutSortIdentifierTotalDistance"
+/// The sort key HealthKit sorts workouts by total energy burned with.
+public let HKWorkoutSortIdentifierTotalEnergyBurned = "HKWorkoutSortIdentifierTotalEnergyBurned"
+/// The sort key HealthKit sorts swimming workouts by stroke count with.
+public let HKWorkoutSortIdentifierTotalSwimmingStrokeCount = "totalSwimmingStrokeCount"
+/// The sort key HealthKit sorts workouts by flights climbed with.
+public let HKWorkoutSortIdentifierTotalFlightsClimbed = "totalFlightsClimbed"
+
 extension NSSortDescriptor {
     /// HealthKit's way of sorting samples: `NSSortDescriptor(key: HKSampleSortIdentifierStartDate,
     /// ascending: false)`. swift-corelibs-foundation has no key-value coding, so OpenHealthKit maps
-    /// its sample sort keys (`startDate`, `endDate`) onto key paths; other keys sort by start date.
+    /// HealthKit's sort keys onto key paths: the sample sort keys (start and end date) and the
+    /// workout sort keys (`HKWorkoutSortIdentifierDuration` and the totals; a workout without the
+    /// total sorts before every workout with one, and other samples keep their order). Other keys
+    /// sort by start date.
     public convenience init(key: String, ascending: Bool) {
         switch key {
         case HKSampleSortIdentifierEndDate:
             self.init(keyPath: \HKSample.endDate, ascending: ascending)
+        case HKWorkoutSortIdentifierDuration:
+            self.init(keyPath: \HKWorkout.duration, ascending: ascending)
+        case HKWorkoutSortIdentifierTotalDistance:
+            self.init(keyPath: \HKWorkout.sortableTotalDistance, ascending: ascending)
+        case HKWorkoutSortIdentifierTotalEnergyBurned:
+            self.init(keyPath: \HKWorkout.sortableTotalEnergyBurned, ascending: ascending)
+        case HKWorkoutSortIdentifierTotalSwimmingStrokeCount:
+            self.init(keyPath: \HKWorkout.sortableTotalSwimmingStrokeCount, ascending: ascending)
+        case HKWorkoutSortIdentifierTotalFlightsClimbed:
+            self.init(keyPath: \HKWorkout.sortableTotalFlightsClimbed, ascending: ascending)
         default:
             self.init(keyPath: \HKSample.startDate, ascending: ascending)
         }
+    }
+}
+
+extension HKWorkout {
+    /// The totals as plain numbers for sorting: meters, kilocalories and counts; a missing total
+    /// (or one in a unit that does not measure it) sorts first.
+    var sortableTotalDistance: Double { Self.sortable(totalDistance, in: .meter()) }
+    var sortableTotalEnergyBurned: Double { Self.sortable(totalEnergyBurned, in: .kilocalorie()) }
+    var sortableTotalSwimmingStrokeCount: Double { Self.sortable(totalSwimmingStrokeCount, in: .count()) }
+    var sortableTotalFlightsClimbed: Double { Self.sortable(totalFlightsClimbed, in: .count()) }
+
+    private static func sortable(_ quantity: HKQuantity?, in unit: HKUnit) -> Double {
+        (try? quantity?.value(in: unit)) ?? -.infinity
     }
 }

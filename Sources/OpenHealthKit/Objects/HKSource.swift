@@ -92,3 +92,7 @@ public final class HKSourceRevision: NSObject, @unchecked Sendable {
 public let HKSourceRevisionAnyVersion = "HKSourceRevisionAnyVersion"
 /// HealthKit's product type constant meaning any product type.
 public let HKSourceRevisionAnyProductType = "HKSourceRevisionAnyProductType"
+/// HealthKit's operating system version meaning any version (0.0.0). `predicateForObjects(from:)`
+/// with revisions matches their bundle identifier, version and product type; every operating
+/// system version matches, as this constant asks.
+public let HKSourceRevisionAnyOperatingSystem = OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0)

@@ -4,6 +4,9 @@ import Foundation
 /// `identifier` at run time).
 let HKStateOfMindTypeIdentifierString = "HKDataTypeStateOfMind"
 
+/// The identifier of the state-of-mind type (HealthKit's `HKDataTypeIdentifierStateOfMind`, iOS 18).
+public let HKDataTypeIdentifierStateOfMind = HKStateOfMindTypeIdentifierString
+
 /// How one feels at a moment or over a day: a valence from −1 (very unpleasant) to +1 (very
 /// pleasant), the words chosen for it and what it is associated with (HealthKit's
 /// `HKStateOfMind`, iOS 18).

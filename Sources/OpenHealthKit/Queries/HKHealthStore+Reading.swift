@@ -51,10 +51,16 @@ extension HKHealthStore {
         return (database, fetch)
     }
 
-    /// Reads samples of one type.
+    /// Reads samples of one type. An order by a property SQL does not sort by (a workout's
+    /// duration or totals) reads every match, then sorts and limits them.
     func readSamples(type: HKObjectType, predicate: NSPredicate?, order: [SampleOrder], limit: Int) async throws -> [HKSample] {
-        let (database, fetch) = try await sampleFetch(type: type, predicate: predicate, order: order, limit: limit)
-        return try await database.fetchSamples(fetch)
+        guard order.contains(where: \.sortsAfterReading) else {
+            let (database, fetch) = try await sampleFetch(type: type, predicate: predicate, order: order, limit: limit)
+            return try await database.fetchSamples(fetch)
+        }
+        let (database, fetch) = try await sampleFetch(type: type, predicate: predicate, order: order, limit: 0)
+        let sorted = SampleOrder.sorted(try await database.fetchSamples(fetch), by: order)
+        return limit > 0 ? Array(sorted.prefix(limit)) : sorted
     }
 
     /// Reads samples for several descriptors, merged, sorted and limited.
@@ -68,7 +74,7 @@ extension HKHealthStore {
             }
         }
         if descriptors.count > 1 {
-            samples.sort { SampleOrder.precedes($0, $1, order) }
+            samples = SampleOrder.sorted(samples, by: order)
             if limit > 0, samples.count > limit { samples = Array(samples.prefix(limit)) }
         }
         return samples
@@ -87,21 +93,48 @@ struct CorrelationVisibility: Sendable {
 }
 
 extension SampleOrder {
-    /// The orders NSSortDescriptors describe; other key paths sort by start date.
+    /// The orders NSSortDescriptors describe: start and end dates in SQL, any other key path
+    /// (HealthKit's workout sort keys) once read, comparing only samples of the key path's root
+    /// class (others keep their order).
     static func from(_ descriptors: [NSSortDescriptor]?) -> [SampleOrder] {
         (descriptors ?? []).map { descriptor in
-            let key: Key = descriptor.keyPath == \HKSample.endDate ? .endDate : .startDate
-            return SampleOrder(key: key, ascending: descriptor.ascending)
+            let keyPath = descriptor.keyPath
+            if keyPath == \HKSample.startDate { return SampleOrder(key: .startDate, ascending: descriptor.ascending) }
+            if keyPath == \HKSample.endDate { return SampleOrder(key: .endDate, ascending: descriptor.ascending) }
+            guard let root = type(of: keyPath).rootType as? AnyClass else {
+                return SampleOrder(key: .startDate, ascending: descriptor.ascending)
+            }
+            // The descriptor compares in its own direction; the order applies none of its own.
+            return SampleOrder(key: .other(SampleComparator { lhs, rhs in
+                guard lhs.isKind(of: root), rhs.isKind(of: root) else { return .orderedSame }
+                return descriptor.compare(lhs, to: rhs)
+            }), ascending: true)
         }
     }
 
-    /// Whether `lhs` sorts before `rhs`; ties keep the order they had.
-    static func precedes(_ lhs: HKSample, _ rhs: HKSample, _ orders: [SampleOrder]) -> Bool {
+    /// `samples` in `orders`, ties keeping the order they had.
+    static func sorted(_ samples: [HKSample], by orders: [SampleOrder]) -> [HKSample] {
+        samples.enumerated().sorted { lhs, rhs in
+            switch comparison(lhs.element, rhs.element, orders) {
+            case .orderedAscending: return true
+            case .orderedDescending: return false
+            case .orderedSame: return lhs.offset < rhs.offset
+            }
+        }.map(\.element)
+    }
+
+    /// How `lhs` compares with `rhs` by `orders`.
+    static func comparison(_ lhs: HKSample, _ rhs: HKSample, _ orders: [SampleOrder]) -> ComparisonResult {
         for order in orders {
-            let a = order.key == .startDate ? lhs.startDate : lhs.endDate
-            let b = order.key == .startDate ? rhs.startDate : rhs.endDate
-            if a != b { return order.ascending ? a < b : a > b }
+            let result: ComparisonResult
+            switch order.key {
+            case .startDate: result = lhs.startDate.compare(rhs.startDate)
+            case .endDate: result = lhs.endDate.compare(rhs.endDate)
+            case .other(let comparator): result = comparator.compare(lhs, rhs)
+            }
+            guard result != .orderedSame else { continue }
+            return order.ascending ? result : (result == .orderedAscending ? .orderedDescending : .orderedAscending)
         }
-        return false
+        return .orderedSame
     }
 }

@@ -16,18 +16,18 @@ enum ElectrocardiogramMatch: Sendable {
 }
 
 /// The key path of an electrocardiogram's average heart rate in predicate format strings
-/// (HealthKit's `HKPredicateKeyPathAverageHeartRate`, iOS 14): `HKElectrocardiogram.averageHeartRate`.
+/// (HealthKit's `HKPredicateKeyPathAverageHeartRate`, iOS 14, with HealthKit's value).
 ///
 /// swift-corelibs-foundation cannot parse predicate format strings (`NSPredicate(format:)`), so on
-/// this platform the key paths name what the electrocardiogram predicates match; filter with
-/// `HKQuery.predicateForElectrocardiograms(classification:)` and `(symptomsStatus:)`.
-public let HKPredicateKeyPathAverageHeartRate = "averageHeartRate"
+/// this platform filter with `HKQuery.predicateForElectrocardiograms(classification:)` and
+/// `(symptomsStatus:)`.
+public let HKPredicateKeyPathAverageHeartRate = "ecg_average_heart_rate"
 /// The key path of an electrocardiogram's classification in predicate format strings (HealthKit's
 /// `HKPredicateKeyPathECGClassification`, iOS 14): what `predicateForElectrocardiograms(classification:)` matches.
-public let HKPredicateKeyPathECGClassification = "classification"
+public let HKPredicateKeyPathECGClassification = "ecg_public_classification"
 /// The key path of an electrocardiogram's symptoms status in predicate format strings (HealthKit's
 /// `HKPredicateKeyPathECGSymptomsStatus`, iOS 14): what `predicateForElectrocardiograms(symptomsStatus:)` matches.
-public let HKPredicateKeyPathECGSymptomsStatus = "symptomsStatus"
+public let HKPredicateKeyPathECGSymptomsStatus = "ecg_symptoms_status"
 
 extension HKQuery {
     /// Matches electrocardiograms with one classification, as HealthKit's

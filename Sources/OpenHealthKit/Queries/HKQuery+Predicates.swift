@@ -40,6 +40,13 @@ extension HKQuery {
         HKQueryPredicate(.devices(Array(devices)))
     }
 
+    /// Matches objects produced by a device whose property `key` (one of the
+    /// `HKDevicePropertyKey…` constants) has one of `allowedValues`; objects without a device, or
+    /// whose device lacks the property, do not match.
+    public class func predicateForObjects(withDeviceProperty key: String, allowedValues: Set<String>) -> NSPredicate {
+        HKQueryPredicate(.deviceProperty(key: key, values: allowedValues))
+    }
+
     /// Matches objects that carry a metadata key.
     public class func predicateForObjects(withMetadataKey key: String) -> NSPredicate {
         HKQueryPredicate(.metadataExists(key))

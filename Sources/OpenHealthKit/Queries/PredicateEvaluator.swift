@@ -34,6 +34,9 @@ struct PredicateEvaluator {
         case .devices(let devices):
             guard let device = sample.device else { return false }
             return devices.contains(device)
+        case .deviceProperty(let key, let values):
+            guard let value = sample.device?.value(forProperty: key) else { return false }
+            return values.contains(value)
         case .metadataAllowed(let key, let values):
             guard let value = metadata[key] else { return false }
             return values.contains { Self.compare(value, $0) == .orderedSame }

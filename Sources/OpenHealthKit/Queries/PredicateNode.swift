@@ -11,6 +11,8 @@ indirect enum PredicateNode: Sendable {
     case sources(Set<String>)
     case sourceRevisions([RevisionMatch])
     case devices([HKDevice])
+    /// Objects whose device has one of these values for an `HKDevicePropertyKey…` property.
+    case deviceProperty(key: String, values: Set<String>)
     case metadataExists(String)
     case metadataAllowed(key: String, values: [MetadataCodec.Value])
     case metadataCompare(key: String, operator: HKComparisonOperator, value: MetadataCodec.Value)
@@ -56,7 +58,7 @@ indirect enum PredicateNode: Sendable {
             return true
         case .metadataAllowed(_, let values):
             return values.allSatisfy { $0.indexForm != nil }
-        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource,
+        case .devices, .deviceProperty, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource,
              .stateOfMind, .electrocardiogram, .medication, .workoutMatch:
             return false
         case .and(let nodes), .or(let nodes):

@@ -32,15 +32,35 @@ enum ReadScope: Sendable, Equatable {
     }
 }
 
-/// The sort keys HealthKit queries accept.
+/// The sort keys HealthKit queries accept: the dates SQL sorts by, or another property the
+/// samples are sorted by once read.
 struct SampleOrder: Sendable {
-    enum Key: Sendable { case startDate, endDate }
+    enum Key: Sendable {
+        case startDate, endDate
+        /// Sorted after reading (a workout's duration or totals, or any key path of a
+        /// `SortDescriptor`): the comparison, before `ascending` applies.
+        case other(SampleComparator)
+    }
     var key: Key
     var ascending: Bool
 
-    var sql: String {
-        (key == .startDate ? "s.start" : "s.\"end\"") + (ascending ? " ASC" : " DESC")
+    /// The ORDER BY term, or nil for a key sorted after reading.
+    var sql: String? {
+        switch key {
+        case .startDate: return "s.start" + (ascending ? " ASC" : " DESC")
+        case .endDate: return "s.\"end\"" + (ascending ? " ASC" : " DESC")
+        case .other: return nil
+        }
     }
+
+    /// Whether the samples are sorted by this key once read.
+    var sortsAfterReading: Bool { sql == nil }
+}
+
+/// A comparison of two samples by a property SQL does not sort by. Foundation's sort
+/// descriptors are not `Sendable`; the comparison only reads them.
+struct SampleComparator: @unchecked Sendable {
+    let compare: (HKSample, HKSample) -> ComparisonResult
 }
 
 /// One read of samples: the types, the translated predicate, what authorization allows, the
@@ -154,7 +174,7 @@ extension HealthDatabase {
             sql += " AND s.anchor > ? AND s.anchor <= ?"
             arguments += [anchorRange.lowerBound, anchorRange.upperBound]
         }
-        let orders = anchorRange != nil ? ["s.anchor"] : fetch.order.map(\.sql) + ["s.id"]
+        let orders = anchorRange != nil ? ["s.anchor"] : fetch.order.compactMap(\.sql) + ["s.id"]
         sql += " ORDER BY " + orders.joined(separator: ", ")
         if fetch.limit > 0, !fetch.filtersAfterSQL { sql += " LIMIT \(fetch.limit)" }
 

@@ -154,7 +154,7 @@ struct SQLPredicate {
             default:
                 return nil
             }
-        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource,
+        case .devices, .deviceProperty, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource,
              .stateOfMind, .electrocardiogram, .medication, .workoutMatch:
             return nil
         }

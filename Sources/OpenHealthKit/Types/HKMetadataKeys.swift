@@ -82,6 +82,9 @@ public let HKMetadataKeyWasUserEntered = "HKWasUserEntered"
 /// Brand name of a workout (String).
 public let HKMetadataKeyWorkoutBrandName = "HKWorkoutBrandName"
 
+/// Catalog identifier of the Apple Fitness+ workout a workout followed (String; iOS 18.2).
+public let HKMetadataKeyAppleFitnessPlusCatalogIdentifier = "HKMetadataKeyAppleFitnessPlusCatalogIdentifier"
+
 /// Whether the workout was part of a group fitness class (Bool).
 public let HKMetadataKeyGroupFitness = "HKGroupFitness"
 
@@ -246,6 +249,7 @@ enum MetadataKeyCatalog {
         HKMetadataKeyReferenceRangeUpperLimit,
         HKMetadataKeyWasUserEntered,
         HKMetadataKeyWorkoutBrandName,
+        HKMetadataKeyAppleFitnessPlusCatalogIdentifier,
         HKMetadataKeyGroupFitness,
         HKMetadataKeyAppleFitnessPlusSession,
         HKMetadataKeyIndoorWorkout,

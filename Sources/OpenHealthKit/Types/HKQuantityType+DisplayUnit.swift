@@ -61,7 +61,8 @@ extension HKHealthStore {
 
     /// Stores the unit quantities of `quantityType` are shown in, for every app that asks
     /// ``preferredUnits(for:)`` (HealthKit keeps this choice in the Health app's settings; here
-    /// the owner sets it, and it is kept sealed in the store). `nil` goes back to the default.
+    /// the owner sets it, and it is kept sealed in the store), and posts
+    /// `HKUserPreferencesDidChange` with this store as its object. `nil` goes back to the default.
     /// - Throws: `errorAuthorizationDenied` when the store is not opened as its owner;
     ///   `errorInvalidArgument` when the unit does not measure the type (pounds for steps).
     public func setPreferredUnit(_ unit: HKUnit?, for quantityType: HKQuantityType) throws {
@@ -72,6 +73,7 @@ extension HKHealthStore {
             throw HKError(.errorInvalidArgument, "the unit \(unit.unitString) does not measure \(quantityType.identifier)")
         }
         try engine.database().setCharacteristic(Self.preferredUnitKey(quantityType), unit.map { Data($0.unitString.utf8) })
+        NotificationCenter.default.post(name: .HKUserPreferencesDidChange, object: self)
     }
 
     /// The key of a preferred unit among the sealed owner settings (beside the characteristics).
@@ -90,4 +92,12 @@ extension HKHealthStore {
         }
         return unit
     }
+}
+
+extension NSNotification.Name {
+    /// Posted when the preferred units change, with the health store that changed them as the
+    /// notification's object (HealthKit's `HKUserPreferencesDidChangeNotification`). Observe it
+    /// with the store you use as the object, as HealthKit advises. Here the owner's
+    /// `setPreferredUnit(_:for:)` posts it, in the process that set the unit.
+    public static let HKUserPreferencesDidChange = NSNotification.Name("HKUserPreferencesDidChangeNotification")
 }

@@ -38,6 +38,7 @@ struct MetadataKeyTests {
         (HKMetadataKeyCyclingFunctionalThresholdPowerTestType, "HKCyclingCyclingFunctionalThresholdPowerTestType"),
         (HKMetadataKeyActivityType, "HKActivityType"),
         (HKMetadataKeyMaximumLightIntensity, "HKMetadataKeyMaximumLightIntensity"),
+        (HKMetadataKeyAppleFitnessPlusCatalogIdentifier, "HKMetadataKeyAppleFitnessPlusCatalogIdentifier"),
     ]
 
     @Test("Raw strings match HealthKit", arguments: keys)
@@ -45,10 +46,10 @@ struct MetadataKeyTests {
         #expect(actual == expected)
     }
 
-    @Test("All 70 keys are distinct and HK-prefixed")
+    @Test("All 71 keys are distinct and HK-prefixed")
     func catalog() {
         let all = MetadataKeyCatalog.all
-        #expect(all.count == 70)
+        #expect(all.count == 71)
         #expect(Set(all).count == all.count)
         #expect(all.allSatisfy { $0.hasPrefix("HK") })
     }

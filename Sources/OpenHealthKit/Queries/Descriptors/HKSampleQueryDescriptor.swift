@@ -12,7 +12,7 @@ import Foundation
 public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
     /// What to read.
     public var predicates: [HKSamplePredicate<Sample>]
-    /// The order (start or end date).
+    /// The order: by start or end date, or by any other key path of the sample (sorted once read).
     public var sortDescriptors: [SortDescriptor<Sample>]
     /// The maximum number of samples; nil for all.
     public var limit: Int?
@@ -27,8 +27,15 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
     /// Runs the query.
     public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
         let orders = sortDescriptors.map { descriptor in
-            SampleOrder(key: descriptor.keyPath == \Sample.endDate as PartialKeyPath<Sample> ? .endDate : .startDate,
-                        ascending: descriptor.order == .forward)
+            let keyPath = descriptor.keyPath
+            if keyPath == \Sample.startDate as PartialKeyPath<Sample> { return SampleOrder(key: .startDate, ascending: descriptor.order == .forward) }
+            if keyPath == \Sample.endDate as PartialKeyPath<Sample> { return SampleOrder(key: .endDate, ascending: descriptor.order == .forward) }
+            // Any other key path (a workout's duration, a sample's UUID string): sorted once read;
+            // the descriptor compares in its own order.
+            return SampleOrder(key: .other(SampleComparator { lhs, rhs in
+                guard let lhs = lhs as? Sample, let rhs = rhs as? Sample else { return .orderedSame }
+                return descriptor.compare(lhs, rhs)
+            }), ascending: true)
         }
         return try await healthStore.readSamples(descriptors: predicates.map(\.queryDescriptor), order: orders, limit: limit ?? 0)
             .compactMap { $0 as? Sample }
