@@ -47,7 +47,7 @@ public struct AppleHealthClinicalRecordImporter: AppleHealthClinicalRecordImport
         // Exports hold FHIR resources, never cards: no issuer is trusted.
         let verifier = SHCVerifier(resolver: StaticKeyResolver([:]), now: now)
         let versions: [HKFHIRVersion]
-        if let text = file.fhirVersion, let version = try? HKFHIRVersion(fhirVersionString: text) {
+        if let text = file.fhirVersion, let version = try? HKFHIRVersion(fromVersionString: text) {
             versions = [version]
         } else {
             versions = [.primaryR4(), .primaryDSTU2()]

@@ -50,7 +50,7 @@ struct RecordsImportCommand: AsyncParsableCommand {
         guard !files.isEmpty else { throw UsageError("give at least one FILE") }
         let version: HKFHIRVersion
         do {
-            version = try HKFHIRVersion(fhirVersionString: fhirVersion)
+            version = try HKFHIRVersion(fromVersionString: fhirVersion)
         } catch {
             throw UsageError("--fhir-version takes 4.0.1 or 1.0.2, got '\(fhirVersion)'")
         }

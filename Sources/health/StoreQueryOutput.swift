@@ -183,13 +183,13 @@ enum ActivitySummaryListing {
             ? "Move \(ring(summary.appleMoveTime, summary.appleMoveTimeGoal, .minute())) min"
             : "Move \(ring(summary.activeEnergyBurned, summary.activeEnergyBurnedGoal, .kilocalorie())) kcal"
         return "\(dayText(summary))  \(move)  Exercise \(ring(summary.appleExerciseTime, summary.exerciseTimeGoal, .minute())) min"
-            + "  Stand \(ring(summary.appleStandHours, summary.standHoursGoal, .count())) h"
+            + "  Stand \(ring(summary.appleStandHours, summary.standHoursGoal, .count())) h" + (summary.isPaused ? "  (rings paused)" : "")
     }
 
     /// The JSON object of a summary: `date`, `moveMode` (`activeEnergy` or `appleMoveTime`),
     /// `moveKilocalories`, `moveGoalKilocalories`, `moveMinutes`, `moveGoalMinutes`,
     /// `exerciseMinutes`, `exerciseGoalMinutes` and `standHours`, `standGoalHours` (goals
-    /// when set).
+    /// when set), and `paused` (true when the rings were paused that day).
     static func jsonObject(_ summary: HKActivitySummary) -> [String: Any] {
         var object: [String: Any] = [
             "date": dayText(summary),
@@ -203,6 +203,7 @@ enum ActivitySummaryListing {
         ]
         if let goal = summary.exerciseTimeGoal { object["exerciseGoalMinutes"] = goal.doubleValue(for: .minute()) }
         if let goal = summary.standHoursGoal { object["standGoalHours"] = goal.doubleValue(for: .count()) }
+        object["paused"] = summary.isPaused
         return object
     }
 }

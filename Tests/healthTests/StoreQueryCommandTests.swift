@@ -135,6 +135,7 @@ struct StoreQueryCommandTests {
         #expect(summaries.compactMap { $0["date"] as? String } == ["2026-11-20", "2026-11-19"])
         #expect(summaries.first?["moveKilocalories"] as? Double == 420)
         #expect(summaries.first?["exerciseGoalMinutes"] as? Double == 30)
+        #expect(summaries.first?["paused"] as? Bool == false)
         let rings = try await Self.text(runner, ["--type", "activity-summaries", "--ascending", "--from", "2026-11-20"])
         #expect(rings == "2026-11-20  Move 420/500 kcal  Exercise 32/30 min  Stand 10/12 h\n")
         #expect(try await Self.objects(runner, ["--type", "activitySummary", "--to", "2026-11-20"]).count == 1)

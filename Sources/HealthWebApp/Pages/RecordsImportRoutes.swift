@@ -18,7 +18,7 @@ extension HealthWebApp {
             let files = form.files(named: "files")
             guard !files.isEmpty else { throw HTTPError(.badRequest, message: "Choose one or more FHIR files; nothing was imported.") }
             // The versions `health records import --fhir-version` takes.
-            guard let version = try? HKFHIRVersion(fhirVersionString: form["fhirVersion"] ?? "4.0.1"),
+            guard let version = try? HKFHIRVersion(fromVersionString: form["fhirVersion"] ?? "4.0.1"),
                   version.fhirRelease == .r4 || version.fhirRelease == .dstu2 else {
                 throw HTTPError(.badRequest, message: "Choose FHIR version 4.0.1 (R4) or 1.0.2 (DSTU2); nothing was imported.")
             }

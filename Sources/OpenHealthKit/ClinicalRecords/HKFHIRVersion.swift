@@ -39,9 +39,10 @@ public final class HKFHIRVersion: NSObject, @unchecked Sendable {
     /// The version as written: `"4.0.1"`.
     public var stringRepresentation: String { "\(majorVersion).\(minorVersion).\(patchVersion)" }
 
-    /// Parses `major.minor.patch` (three non-negative integers).
+    /// Parses `major.minor.patch` (three non-negative integers), as HealthKit's
+    /// `init(fromVersionString:)`.
     /// - Throws: `HKError.errorInvalidArgument` for anything else.
-    public init(fhirVersionString versionString: String) throws {
+    public init(fromVersionString versionString: String) throws {
         let parts = versionString.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy(\.isASCIIDigit) }),
               let major = Int(parts[0]), let minor = Int(parts[1]), let patch = Int(parts[2]) else {

@@ -24,6 +24,9 @@ public struct HKError: Error, Sendable, Hashable, CustomStringConvertible {
         case errorDataSizeExceeded = 13
         case errorBackgroundWorkoutSessionNotAllowed = 14
         case errorNotPermissibleForGuestUserMode = 15
+
+        /// HealthKit's name for code 0 since iOS 18 (`noError` before): the same code.
+        public static var unknownError: Code { .noError }
     }
 
     /// The HealthKit error code.
@@ -48,6 +51,16 @@ public struct HKError: Error, Sendable, Hashable, CustomStringConvertible {
     public var localizedDescription: String { message }
 
     // HealthKit exposes the codes as static members of HKError too (`HKError.errorNoData`).
+    public static let unknownError = Code.unknownError
+    public static let noError = Code.noError
+    public static let errorHealthDataUnavailable = Code.errorHealthDataUnavailable
+    public static let errorHealthDataRestricted = Code.errorHealthDataRestricted
+    public static let errorAnotherWorkoutSessionStarted = Code.errorAnotherWorkoutSessionStarted
+    public static let errorUserExitedWorkoutSession = Code.errorUserExitedWorkoutSession
+    public static let errorWorkoutActivityNotAllowed = Code.errorWorkoutActivityNotAllowed
+    public static let errorDataSizeExceeded = Code.errorDataSizeExceeded
+    public static let errorBackgroundWorkoutSessionNotAllowed = Code.errorBackgroundWorkoutSessionNotAllowed
+    public static let errorNotPermissibleForGuestUserMode = Code.errorNotPermissibleForGuestUserMode
     public static let errorInvalidArgument = Code.errorInvalidArgument
     public static let errorAuthorizationDenied = Code.errorAuthorizationDenied
     public static let errorAuthorizationNotDetermined = Code.errorAuthorizationNotDetermined

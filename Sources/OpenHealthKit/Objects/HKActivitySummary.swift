@@ -1,11 +1,13 @@
 import CommonSupport
 import Foundation
+import Synchronization
 
 /// One day's activity rings: move (active energy or move time), exercise and stand, with their
 /// goals (HealthKit's `HKActivitySummary`). Read with ``HKActivitySummaryQuery``; the store's
 /// owner saves them with ``HKHealthStore/saveActivitySummaries(_:recordedAs:)``.
 ///
-/// Unlike HealthKit's, the values are set when the summary is created and do not change.
+/// Unlike HealthKit's, the values are set when the summary is created and do not change, except
+/// ``isPaused``, which HealthKit lets code set too.
 public final class HKActivitySummary: NSObject, @unchecked Sendable {
     /// The day, in the calendar the summary was recorded in.
     let day: (year: Int, month: Int, day: Int)
@@ -27,6 +29,14 @@ public final class HKActivitySummary: NSObject, @unchecked Sendable {
     public let appleStandHours: HKQuantity
     /// The day's stand hours goal.
     public let standHoursGoal: HKQuantity?
+    private let paused: Mutex<Bool>
+
+    /// Whether the person paused their rings that day (HealthKit's `isPaused`, iOS 18): the rings
+    /// still fill but the day counts towards no streak or award.
+    public var isPaused: Bool {
+        get { paused.withLock { $0 } }
+        set { paused.withLock { $0 = newValue } }
+    }
 
     /// Creates the summary of a day. `dateComponents` needs its year, month and day; quantities
     /// left out are zero (goals of exercise and stand time: none).
@@ -36,7 +46,7 @@ public final class HKActivitySummary: NSObject, @unchecked Sendable {
                 activeEnergyBurned: HKQuantity? = nil, activeEnergyBurnedGoal: HKQuantity? = nil,
                 appleMoveTime: HKQuantity? = nil, appleMoveTimeGoal: HKQuantity? = nil,
                 appleExerciseTime: HKQuantity? = nil, exerciseTimeGoal: HKQuantity? = nil,
-                appleStandHours: HKQuantity? = nil, standHoursGoal: HKQuantity? = nil) throws {
+                appleStandHours: HKQuantity? = nil, standHoursGoal: HKQuantity? = nil, isPaused: Bool = false) throws {
         guard let day = Self.day(of: dateComponents) else {
             throw HKError(.errorInvalidArgument, "an activity summary needs the year, month and day of a real date")
         }
@@ -57,6 +67,7 @@ public final class HKActivitySummary: NSObject, @unchecked Sendable {
         self.exerciseTimeGoal = try exerciseTimeGoal.map { try checked($0, .minute(), "exercise time goal") }
         self.appleStandHours = try checked(appleStandHours, .count(), "stand hours")
         self.standHoursGoal = try standHoursGoal.map { try checked($0, .count(), "stand hours goal") }
+        self.paused = Mutex(isPaused)
         super.init()
     }
 
@@ -88,6 +99,7 @@ public final class HKActivitySummary: NSObject, @unchecked Sendable {
             && activeEnergyBurnedGoal == other.activeEnergyBurnedGoal && appleMoveTime == other.appleMoveTime
             && appleMoveTimeGoal == other.appleMoveTimeGoal && appleExerciseTime == other.appleExerciseTime
             && exerciseTimeGoal == other.exerciseTimeGoal && appleStandHours == other.appleStandHours && standHoursGoal == other.standHoursGoal
+            && isPaused == other.isPaused
     }
 
     public override var hash: Int {

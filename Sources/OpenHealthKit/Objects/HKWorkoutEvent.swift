@@ -28,6 +28,18 @@ public final class HKWorkoutEvent: NSObject, @unchecked Sendable {
         self.metadata = metadata
     }
 
+    /// Creates an event at one moment, as HealthKit's `init(type:date:)` (iOS 8, deprecated in
+    /// iOS 11 for `init(type:dateInterval:metadata:)`).
+    public convenience init(type: HKWorkoutEventType, date: Date) {
+        self.init(type: type, dateInterval: DateInterval(start: date, duration: 0), metadata: nil)
+    }
+
+    /// Creates an event at one moment with metadata, as HealthKit's `init(type:date:metadata:)`
+    /// (iOS 10, deprecated in iOS 11 for `init(type:dateInterval:metadata:)`).
+    public convenience init(type: HKWorkoutEventType, date: Date, metadata: [String: Any]) {
+        self.init(type: type, dateInterval: DateInterval(start: date, duration: 0), metadata: metadata)
+    }
+
     /// The event's start (deprecated in HealthKit).
     public var date: Date { dateInterval.start }
 }

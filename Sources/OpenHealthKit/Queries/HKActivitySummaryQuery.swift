@@ -1,30 +1,75 @@
 import Foundation
+import Synchronization
 
-/// Reads activity summaries once (HealthKit's `HKActivitySummaryQuery`), oldest day first.
+/// Reads activity summaries (HealthKit's `HKActivitySummaryQuery`), oldest day first.
 ///
 /// Predicates come from ``HKQuery/predicateForActivitySummary(with:)`` and
 /// ``HKQuery/predicate(forActivitySummariesBetweenStart:end:)``; nil reads every summary.
-/// An app reads them once authorized to read ``HKActivitySummaryType``.
+/// An app reads them once authorized to read ``HKActivitySummaryType``. Setting
+/// ``updateHandler`` before executing makes the query long-running: after the results, each
+/// change hands it the matching summaries saved since (a day's summary saved again comes again)
+/// until `HKHealthStore.stop(_:)`.
 public final class HKActivitySummaryQuery: HKQuery, @unchecked Sendable {
-    private let resultsHandler: @Sendable (HKActivitySummaryQuery, [HKActivitySummary]?, (any Error)?) -> Void
+    /// The handler signature HealthKit uses for results and updates.
+    public typealias Handler = @Sendable (HKActivitySummaryQuery, [HKActivitySummary]?, (any Error)?) -> Void
+
+    private let resultsHandler: Handler
+    private let handlers: Mutex<Handler?> = Mutex(nil)
+    private let deliveries = ActivitySummaryDeliveries()
+
+    /// Delivers the summaries saved after the results; set before executing to make the query
+    /// long-running (HealthKit's `updateHandler`).
+    public var updateHandler: Handler? {
+        get { handlers.withLock { $0 } }
+        set { handlers.withLock { $0 = newValue } }
+    }
 
     /// Creates a query, as HealthKit's `init(predicate:resultsHandler:)`.
-    public init(predicate: NSPredicate?,
-                resultsHandler handler: @escaping @Sendable (HKActivitySummaryQuery, [HKActivitySummary]?, (any Error)?) -> Void) {
+    public init(predicate: NSPredicate?, resultsHandler handler: @escaping Handler) {
         resultsHandler = handler
         super.init(objectType: HKActivitySummaryType(), predicate: predicate)
     }
 
     override func start(in store: HKHealthStore) async {
+        guard updateHandler != nil else {
+            await read(store, first: true)
+            return
+        }
+        await listen(to: store) { [self] in
+            await read(store, first: true)
+        }
+    }
+
+    override func storeDidChange(_ changes: StoreChangeSet, in store: HKHealthStore) async {
+        guard store.isVisibleChange(changes, to: HKActivitySummaryType()) else { return }
+        await read(store, first: false)
+    }
+
+    /// Reads the summaries: all of them to the results handler the first time, then those not
+    /// delivered before to the update handler.
+    private func read(_ store: HKHealthStore, first: Bool) async {
+        let handler = first ? resultsHandler : updateHandler
         do {
-            let summaries = try await store.readSamples(type: HKActivitySummaryType(), predicate: predicate,
-                                                  order: [SampleOrder(key: .startDate, ascending: true)], limit: 0)
-                .compactMap { ($0 as? ActivitySummarySample)?.summary }
-            guard !lifecycle.isStopped else { return }
-            resultsHandler(self, summaries, nil)
+            let fresh = deliveries.fresh(try await ActivitySummaryRead.run(store: store, predicate: predicate))
+            guard !lifecycle.isStopped, first || !fresh.isEmpty else { return }
+            handler?(self, fresh.map(\.summary), nil)
         } catch {
             guard !lifecycle.isStopped else { return }
-            resultsHandler(self, nil, error)
+            handler?(self, nil, error)
+        }
+    }
+}
+
+/// Which stored summaries a long-running activity-summary query has handed over: each read
+/// delivers the summaries it has not delivered before (all of them the first time).
+final class ActivitySummaryDeliveries: Sendable {
+    private let delivered = Mutex(Set<UUID>())
+
+    /// The summaries of `stored` not delivered before; remembers `stored` as delivered.
+    func fresh(_ stored: [ActivitySummarySample]) -> [ActivitySummarySample] {
+        delivered.withLock { seen in
+            defer { seen = Set(stored.map(\.uuid)) }
+            return stored.filter { !seen.contains($0.uuid) }
         }
     }
 }

@@ -35,6 +35,17 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
         super.init(objectType: type, predicate: predicate)
     }
 
+    /// Creates a query with an integer anchor, as HealthKit's iOS 8
+    /// `init(type:predicate:anchor:limit:completionHandler:)` (deprecated in iOS 9): pass
+    /// `HKAnchoredObjectQueryNoAnchor` the first time and the anchor handed back after. It reports
+    /// added samples only, as there; deletions need the `HKQueryAnchor` form.
+    public convenience init(type: HKSampleType, predicate: NSPredicate?, anchor: Int, limit: Int,
+                            completionHandler handler: @escaping @Sendable (HKAnchoredObjectQuery, [HKSample]?, Int, (any Error)?) -> Void) {
+        self.init(type: type, predicate: predicate, anchor: HKQueryAnchor(fromValue: anchor), limit: limit) { query, samples, _, newAnchor, error in
+            handler(query, samples, newAnchor.map { Int($0.sequence) } ?? anchor, error)
+        }
+    }
+
     /// Creates a query over several types, as HealthKit's `init(queryDescriptors:anchor:limit:resultsHandler:)`.
     public init(queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int, resultsHandler handler: Handler?) {
         self.limit = limit

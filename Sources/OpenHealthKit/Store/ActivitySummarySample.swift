@@ -27,6 +27,8 @@ struct ActivitySummaryDetails: Codable, Sendable {
     var exerciseGoalMinutes: Double?
     var standHours: Double
     var standHoursGoal: Double?
+    /// Whether the rings were paused that day; absent in summaries stored before it was kept.
+    var paused: Bool?
 
     init(_ summary: HKActivitySummary) throws {
         func value(_ quantity: HKQuantity, _ unit: HKUnit) throws -> Double {
@@ -45,6 +47,7 @@ struct ActivitySummaryDetails: Codable, Sendable {
         exerciseGoalMinutes = try summary.exerciseTimeGoal.map { try value($0, .minute()) }
         standHours = try value(summary.appleStandHours, .count())
         standHoursGoal = try summary.standHoursGoal.map { try value($0, .count()) }
+        paused = summary.isPaused ? true : nil
     }
 
     func makeSummary() throws -> HKActivitySummary {
@@ -58,6 +61,7 @@ struct ActivitySummaryDetails: Codable, Sendable {
             appleExerciseTime: HKQuantity(unit: .minute(), doubleValue: exerciseMinutes),
             exerciseTimeGoal: exerciseGoalMinutes.map { HKQuantity(unit: .minute(), doubleValue: $0) },
             appleStandHours: HKQuantity(unit: .count(), doubleValue: standHours),
-            standHoursGoal: standHoursGoal.map { HKQuantity(unit: .count(), doubleValue: $0) })
+            standHoursGoal: standHoursGoal.map { HKQuantity(unit: .count(), doubleValue: $0) },
+            isPaused: paused ?? false)
     }
 }

@@ -74,7 +74,7 @@ struct DecodedSampleRow {
         case .clinicalRecord:
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a clinical record has no details") }
             let details = try ClinicalRecordDetails(decoding: extraData)
-            let version = (try? HKFHIRVersion(fhirVersionString: details.fhirVersion)) ?? HKFHIRVersion.primaryR4()
+            let version = (try? HKFHIRVersion(fromVersionString: details.fhirVersion)) ?? HKFHIRVersion.primaryR4()
             let resource = HKFHIRResource(resourceType: HKFHIRResourceType(rawValue: details.resourceType), identifier: details.identifier,
                                           data: details.data, sourceURL: details.sourceURL.flatMap(URL.init(string:)), fhirVersion: version)
             return HKClinicalRecord(type: HKClinicalType(HKClinicalTypeIdentifier(rawValue: type)), startDate: start, endDate: end,

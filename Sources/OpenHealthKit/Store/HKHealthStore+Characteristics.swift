@@ -50,6 +50,19 @@ extension HKHealthStore {
         return components
     }
 
+    /// The user's date of birth as the start of that day in the current time zone (HealthKit's
+    /// `dateOfBirth()`, iOS 8, deprecated in iOS 10 for ``dateOfBirthComponents()``).
+    /// - Throws: `HKError.errorNoData` when it is not set or reading is not authorized.
+    public func dateOfBirth() throws -> Date {
+        let components = try dateOfBirthComponents()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        guard let date = calendar.date(from: DateComponents(year: components.year, month: components.month, day: components.day)) else {
+            throw HKError(.errorNoData, "no date of birth")
+        }
+        return date
+    }
+
     /// The components of a stored date of birth (`YYYY-MM-DD`); nil when it is not one.
     static func dateOfBirth(fromText text: String) -> DateComponents? {
         let parts = text.split(separator: "-").compactMap { Int($0) }

@@ -93,6 +93,14 @@ open class HKSampleType: HKObjectType, @unchecked Sendable {
     public var isMaximumDurationRestricted: Bool { false }
     /// Whether samples of this type must last at least `minimumAllowedDuration`.
     public var isMinimumDurationRestricted: Bool { false }
+    /// The longest a sample of this type may last, when ``isMaximumDurationRestricted``. No type
+    /// restricts it here, so this is `.infinity` (HealthKit raises an exception for a type that
+    /// is not restricted; check ``isMaximumDurationRestricted`` first, as there).
+    public var maximumAllowedDuration: TimeInterval { .infinity }
+    /// The shortest a sample of this type may last, when ``isMinimumDurationRestricted``. No type
+    /// restricts it here, so this is 0 (HealthKit raises an exception for a type that is not
+    /// restricted; check ``isMinimumDurationRestricted`` first, as there).
+    public var minimumAllowedDuration: TimeInterval { 0 }
     /// Whether the type allows samples that last for a period of time.
     public var allowsRecalibrationForEstimates: Bool { false }
 }

@@ -25,14 +25,14 @@ struct ClinicalRecordStoreTests {
 
     @Test("HKFHIRVersion parses major.minor.patch and names its release")
     func fhirVersion() throws {
-        #expect(try HKFHIRVersion(fhirVersionString: "4.0.1").fhirRelease == .r4)
-        #expect(try HKFHIRVersion(fhirVersionString: "1.0.2").fhirRelease == .dstu2)
-        #expect(try HKFHIRVersion(fhirVersionString: "3.0.2").fhirRelease == .unknown)
+        #expect(try HKFHIRVersion(fromVersionString: "4.0.1").fhirRelease == .r4)
+        #expect(try HKFHIRVersion(fromVersionString: "1.0.2").fhirRelease == .dstu2)
+        #expect(try HKFHIRVersion(fromVersionString: "3.0.2").fhirRelease == .unknown)
         #expect(HKFHIRVersion.primaryR4().stringRepresentation == "4.0.1")
         #expect(HKFHIRVersion.primaryDSTU2().stringRepresentation == "1.0.2")
-        #expect(HKFHIRVersion.primaryDSTU2() == (try HKFHIRVersion(fhirVersionString: "1.0.2")))
+        #expect(HKFHIRVersion.primaryDSTU2() == (try HKFHIRVersion(fromVersionString: "1.0.2")))
         for bad in ["4.0", "4.0.1.2", "", "a.b.c", "4..1", "-1.0.0", "4.0.1 "] {
-            #expect(throws: HKError.self) { try HKFHIRVersion(fhirVersionString: bad) }
+            #expect(throws: HKError.self) { try HKFHIRVersion(fromVersionString: bad) }
         }
     }
 

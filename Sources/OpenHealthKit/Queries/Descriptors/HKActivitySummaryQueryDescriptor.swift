@@ -57,7 +57,7 @@ enum ActivitySummaryRead {
 /// yet (a summary saved again is a new stored row).
 final class ActivitySummaryUpdatesQuery: HKQuery, @unchecked Sendable {
     private let deliver: @Sendable (Result<[HKActivitySummary], any Error>) -> Void
-    private let delivered = Mutex(Set<UUID>())
+    private let deliveries = ActivitySummaryDeliveries()
 
     init(predicate: NSPredicate?, deliver: @escaping @Sendable (Result<[HKActivitySummary], any Error>) -> Void) {
         self.deliver = deliver
@@ -78,11 +78,7 @@ final class ActivitySummaryUpdatesQuery: HKQuery, @unchecked Sendable {
     /// Reads the summaries and delivers those not delivered before (all of them the first time).
     private func read(_ store: HKHealthStore, first: Bool) async {
         do {
-            let stored = try await ActivitySummaryRead.run(store: store, predicate: predicate)
-            let fresh = delivered.withLock { seen in
-                defer { seen = Set(stored.map(\.uuid)) }
-                return stored.filter { !seen.contains($0.uuid) }
-            }
+            let fresh = deliveries.fresh(try await ActivitySummaryRead.run(store: store, predicate: predicate))
             guard !lifecycle.isStopped, first || !fresh.isEmpty else { return }
             deliver(.success(fresh.map(\.summary)))
         } catch {
