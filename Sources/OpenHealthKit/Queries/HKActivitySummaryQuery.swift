@@ -15,7 +15,8 @@ public final class HKActivitySummaryQuery: HKQuery, @unchecked Sendable {
 
     private let resultsHandler: Handler
     private let handlers: Mutex<Handler?> = Mutex(nil)
-    private let deliveries = ActivitySummaryDeliveries()
+    /// The stored summaries already handed over (a long-running query hands each over once).
+    private let delivered = Mutex(Set<UUID>())
 
     /// Delivers the summaries saved after the results; set before executing to make the query
     /// long-running (HealthKit's `updateHandler`).
@@ -50,26 +51,16 @@ public final class HKActivitySummaryQuery: HKQuery, @unchecked Sendable {
     private func read(_ store: HKHealthStore, first: Bool) async {
         let handler = first ? resultsHandler : updateHandler
         do {
-            let fresh = deliveries.fresh(try await ActivitySummaryRead.run(store: store, predicate: predicate))
+            let stored = try await ActivitySummaryRead.run(store: store, predicate: predicate)
+            let fresh = delivered.withLock { seen in
+                defer { seen = Set(stored.map(\.uuid)) }
+                return stored.filter { !seen.contains($0.uuid) }
+            }
             guard !lifecycle.isStopped, first || !fresh.isEmpty else { return }
             handler?(self, fresh.map(\.summary), nil)
         } catch {
             guard !lifecycle.isStopped else { return }
             handler?(self, nil, error)
-        }
-    }
-}
-
-/// Which stored summaries a long-running activity-summary query has handed over: each read
-/// delivers the summaries it has not delivered before (all of them the first time).
-final class ActivitySummaryDeliveries: Sendable {
-    private let delivered = Mutex(Set<UUID>())
-
-    /// The summaries of `stored` not delivered before; remembers `stored` as delivered.
-    func fresh(_ stored: [ActivitySummarySample]) -> [ActivitySummarySample] {
-        delivered.withLock { seen in
-            defer { seen = Set(stored.map(\.uuid)) }
-            return stored.filter { !seen.contains($0.uuid) }
         }
     }
 }

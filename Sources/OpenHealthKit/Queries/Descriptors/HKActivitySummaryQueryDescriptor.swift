@@ -26,16 +26,16 @@ public struct HKActivitySummaryQueryDescriptor: @unchecked Sendable {
         try await ActivitySummaryRead.run(store: healthStore, predicate: predicate).map(\.summary)
     }
 
-    /// The matching summaries, then the ones saved after, until the consumer stops.
+    /// The matching summaries, then the ones saved after, until the consumer stops: an
+    /// ``HKActivitySummaryQuery`` with an update handler, stopped when the sequence ends.
     public func results(for healthStore: HKHealthStore) -> Results {
         let predicate = UncheckedBox(predicate)
         let stream = AsyncThrowingStream<[HKActivitySummary], any Error> { continuation in
-            let query = ActivitySummaryUpdatesQuery(predicate: predicate.value) { result in
-                switch result {
-                case .success(let summaries): continuation.yield(summaries)
-                case .failure(let error): continuation.finish(throwing: error)
-                }
+            let deliver: HKActivitySummaryQuery.Handler = { _, summaries, error in
+                if let error { continuation.finish(throwing: error) } else { continuation.yield(summaries ?? []) }
             }
+            let query = HKActivitySummaryQuery(predicate: predicate.value, resultsHandler: deliver)
+            query.updateHandler = deliver
             continuation.onTermination = { _ in healthStore.stop(query) }
             healthStore.execute(query)
         }
@@ -49,41 +49,5 @@ enum ActivitySummaryRead {
         try await store.readSamples(type: HKActivitySummaryType(), predicate: predicate,
                                     order: [SampleOrder(key: .startDate, ascending: true)], limit: 0)
             .compactMap { $0 as? ActivitySummarySample }
-    }
-}
-
-/// The long-running query behind ``HKActivitySummaryQueryDescriptor/results(for:)``: delivers
-/// every matching summary, then, after each visible change, the summaries it has not delivered
-/// yet (a summary saved again is a new stored row).
-final class ActivitySummaryUpdatesQuery: HKQuery, @unchecked Sendable {
-    private let deliver: @Sendable (Result<[HKActivitySummary], any Error>) -> Void
-    private let deliveries = ActivitySummaryDeliveries()
-
-    init(predicate: NSPredicate?, deliver: @escaping @Sendable (Result<[HKActivitySummary], any Error>) -> Void) {
-        self.deliver = deliver
-        super.init(objectType: HKActivitySummaryType(), predicate: predicate)
-    }
-
-    override func start(in store: HKHealthStore) async {
-        await listen(to: store) { [self] in
-            await read(store, first: true)
-        }
-    }
-
-    override func storeDidChange(_ changes: StoreChangeSet, in store: HKHealthStore) async {
-        guard store.isVisibleChange(changes, to: HKActivitySummaryType()) else { return }
-        await read(store, first: false)
-    }
-
-    /// Reads the summaries and delivers those not delivered before (all of them the first time).
-    private func read(_ store: HKHealthStore, first: Bool) async {
-        do {
-            let fresh = deliveries.fresh(try await ActivitySummaryRead.run(store: store, predicate: predicate))
-            guard !lifecycle.isStopped, first || !fresh.isEmpty else { return }
-            deliver(.success(fresh.map(\.summary)))
-        } catch {
-            guard !lifecycle.isStopped else { return }
-            deliver(.failure(error))
-        }
     }
 }
