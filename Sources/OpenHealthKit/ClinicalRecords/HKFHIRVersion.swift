@@ -54,6 +54,12 @@ public final class HKFHIRVersion: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// The earlier spelling of ``init(fromVersionString:)``.
+    @available(*, deprecated, renamed: "init(fromVersionString:)")
+    public convenience init(fhirVersionString versionString: String) throws {
+        try self.init(fromVersionString: versionString)
+    }
+
     private init(major: Int, minor: Int, patch: Int) {
         majorVersion = major
         minorVersion = minor

@@ -31,8 +31,7 @@ public final class HKActivitySummary: NSObject, @unchecked Sendable {
     public let standHoursGoal: HKQuantity?
     private let paused: Mutex<Bool>
 
-    /// Whether the person paused their rings that day (HealthKit's `isPaused`, iOS 18): the rings
-    /// still fill but the day counts towards no streak or award.
+    /// Whether the person paused their activity rings that day (HealthKit's `isPaused`, iOS 18).
     public var isPaused: Bool {
         get { paused.withLock { $0 } }
         set { paused.withLock { $0 = newValue } }

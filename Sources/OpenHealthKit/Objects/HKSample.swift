@@ -46,8 +46,8 @@ extension NSSortDescriptor {
     /// ascending: false)`. swift-corelibs-foundation has no key-value coding, so OpenHealthKit maps
     /// HealthKit's sort keys onto key paths: the sample sort keys (start and end date) and the
     /// workout sort keys (`HKWorkoutSortIdentifierDuration` and the totals; a workout without the
-    /// total sorts before every workout with one, and other samples keep their order). Other keys
-    /// sort by start date.
+    /// total, and a sample that is not a workout, sorts as a missing value: first when ascending,
+    /// last when descending). Other keys sort by start date.
     public convenience init(key: String, ascending: Bool) {
         switch key {
         case HKSampleSortIdentifierEndDate:
@@ -70,7 +70,7 @@ extension NSSortDescriptor {
 
 extension HKWorkout {
     /// The totals as plain numbers for sorting: meters, kilocalories and counts; a missing total
-    /// (or one in a unit that does not measure it) sorts first.
+    /// (or one in a unit that does not measure it) is the lowest value.
     var sortableTotalDistance: Double { Self.sortable(totalDistance, in: .meter()) }
     var sortableTotalEnergyBurned: Double { Self.sortable(totalEnergyBurned, in: .kilocalorie()) }
     var sortableTotalSwimmingStrokeCount: Double { Self.sortable(totalSwimmingStrokeCount, in: .count()) }

@@ -26,13 +26,13 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
         set { handlers.withLock { $0 = newValue } }
     }
 
+    /// Whether deletions are read and reported (not by the iOS 8 integer-anchor form).
+    private let reportsDeletions: Bool
+
     /// Creates a query, as HealthKit's `init(type:predicate:anchor:limit:resultsHandler:)`.
-    public init(type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int, resultsHandler handler: Handler?) {
-        self.limit = limit
-        self.queryDescriptors = [HKQueryDescriptor(sampleType: type, predicate: predicate)]
-        self.resultsHandler = handler
-        self.anchor = Mutex(anchor)
-        super.init(objectType: type, predicate: predicate)
+    public convenience init(type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int, resultsHandler handler: Handler?) {
+        self.init(queryDescriptors: [HKQueryDescriptor(sampleType: type, predicate: predicate)], anchor: anchor, limit: limit,
+                  reportsDeletions: true, resultsHandler: handler)
     }
 
     /// Creates a query with an integer anchor, as HealthKit's iOS 8
@@ -41,17 +41,23 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     /// added samples only, as there; deletions need the `HKQueryAnchor` form.
     public convenience init(type: HKSampleType, predicate: NSPredicate?, anchor: Int, limit: Int,
                             completionHandler handler: @escaping @Sendable (HKAnchoredObjectQuery, [HKSample]?, Int, (any Error)?) -> Void) {
-        self.init(type: type, predicate: predicate, anchor: HKQueryAnchor(fromValue: anchor), limit: limit) { query, samples, _, newAnchor, error in
+        self.init(queryDescriptors: [HKQueryDescriptor(sampleType: type, predicate: predicate)], anchor: HKQueryAnchor(fromValue: anchor),
+                  limit: limit, reportsDeletions: false) { query, samples, _, newAnchor, error in
             handler(query, samples, newAnchor.map { Int($0.sequence) } ?? anchor, error)
         }
     }
 
     /// Creates a query over several types, as HealthKit's `init(queryDescriptors:anchor:limit:resultsHandler:)`.
-    public init(queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int, resultsHandler handler: Handler?) {
+    public convenience init(queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int, resultsHandler handler: Handler?) {
+        self.init(queryDescriptors: queryDescriptors, anchor: anchor, limit: limit, reportsDeletions: true, resultsHandler: handler)
+    }
+
+    private init(queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int, reportsDeletions: Bool, resultsHandler handler: Handler?) {
         self.limit = limit
         self.queryDescriptors = queryDescriptors
         self.resultsHandler = handler
         self.anchor = Mutex(anchor)
+        self.reportsDeletions = reportsDeletions
         super.init(objectType: queryDescriptors.first?.sampleType, predicate: queryDescriptors.first?.predicate)
     }
 
@@ -90,7 +96,7 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     private func deliver(_ store: HKHealthStore, to handler: Handler?, skipEmpty: Bool) async -> Int {
         do {
             let result = try await AnchoredRead.run(store: store, descriptors: queryDescriptors,
-                                              anchor: anchor.withLock { $0 }, limit: limit)
+                                              anchor: anchor.withLock { $0 }, limit: limit, deletions: reportsDeletions)
             anchor.withLock { $0 = result.anchor }
             let count = result.samples.count + result.deleted.count
             guard !lifecycle.isStopped, !(skipEmpty && count == 0) else { return count }
@@ -107,8 +113,10 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
 /// One anchored read over descriptors, shared by the callback query and its descriptor.
 enum AnchoredRead {
     /// Reads every descriptor in one read transaction, so a deletion pruned by another writer
-    /// cannot slip between the anchor check and the reads.
-    static func run(store: HKHealthStore, descriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int) async throws
+    /// cannot slip between the anchor check and the reads. Without `deletions` only added
+    /// samples are read (and count towards the limit), and an anchor older than the kept
+    /// deletion history is still good.
+    static func run(store: HKHealthStore, descriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int, deletions: Bool = true) async throws
         -> (samples: [HKSample], deleted: [HKDeletedObject], anchor: HKQueryAnchor) {
         let database = try await store.engine.databaseAsync()
         let after = try anchor?.position(in: database)
@@ -119,8 +127,8 @@ enum AnchoredRead {
             fetches.append(fetch)
         }
         let chosen = fetches
-        let (batches, through) = try await database.readChanges(after: after) { db, through in
-            (try chosen.map { try database.changes(db, fetch: $0, after: after, through: through) }, through)
+        let (batches, through) = try await database.readChanges(after: after, deletions: deletions) { db, through in
+            (try chosen.map { try database.changes(db, fetch: $0, after: after, through: through, deletions: deletions) }, through)
         }
         let merged = ChangeBatch.merge(batches, limit: limit, through: through)
         return (merged.samples, merged.deleted, HKQueryAnchor(storeID: database.storeID, sequence: merged.anchor))

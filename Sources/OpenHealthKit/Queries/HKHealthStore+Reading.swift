@@ -94,8 +94,9 @@ struct CorrelationVisibility: Sendable {
 
 extension SampleOrder {
     /// The orders NSSortDescriptors describe: start and end dates in SQL, any other key path
-    /// (HealthKit's workout sort keys) once read, comparing only samples of the key path's root
-    /// class (others keep their order).
+    /// (HealthKit's workout sort keys) once read. A sample that is not of the key path's root
+    /// class has no value for it and sorts as a missing value does: first when ascending, last
+    /// when descending, in the order of the next keys.
     static func from(_ descriptors: [NSSortDescriptor]?) -> [SampleOrder] {
         (descriptors ?? []).map { descriptor in
             let keyPath = descriptor.keyPath
@@ -104,11 +105,34 @@ extension SampleOrder {
             guard let root = type(of: keyPath).rootType as? AnyClass else {
                 return SampleOrder(key: .startDate, ascending: descriptor.ascending)
             }
-            // The descriptor compares in its own direction; the order applies none of its own.
+            // The descriptor compares in its own direction, so the order adds none.
             return SampleOrder(key: .other(SampleComparator { lhs, rhs in
-                guard lhs.isKind(of: root), rhs.isKind(of: root) else { return .orderedSame }
-                return descriptor.compare(lhs, to: rhs)
+                guard let missing = missingFirst(lhs.isKind(of: root), rhs.isKind(of: root)) else {
+                    return descriptor.compare(lhs, to: rhs)
+                }
+                return descriptor.ascending ? missing : reversed(missing)
             }), ascending: true)
+        }
+    }
+
+    /// How two samples compare in ascending order when either lacks the key (`has…` false): one
+    /// without it before one with it, two without it equal; nil when both have it, so that
+    /// their values decide.
+    static func missingFirst(_ lhsHasKey: Bool, _ rhsHasKey: Bool) -> ComparisonResult? {
+        switch (lhsHasKey, rhsHasKey) {
+        case (true, true): return nil
+        case (false, false): return .orderedSame
+        case (false, true): return .orderedAscending
+        case (true, false): return .orderedDescending
+        }
+    }
+
+    /// `result` for the opposite direction.
+    static func reversed(_ result: ComparisonResult) -> ComparisonResult {
+        switch result {
+        case .orderedAscending: return .orderedDescending
+        case .orderedDescending: return .orderedAscending
+        case .orderedSame: return .orderedSame
         }
     }
 
@@ -133,7 +157,7 @@ extension SampleOrder {
             case .other(let comparator): result = comparator.compare(lhs, rhs)
             }
             guard result != .orderedSame else { continue }
-            return order.ascending ? result : (result == .orderedAscending ? .orderedDescending : .orderedAscending)
+            return order.ascending ? result : reversed(result)
         }
         return .orderedSame
     }

@@ -50,6 +50,19 @@ struct ActivitySummaryDetails: Codable, Sendable {
         paused = summary.isPaused ? true : nil
     }
 
+    /// The text a summary is recognised as unchanged by (hashed into its content version): the
+    /// fields as `String(describing:)` writes them without `paused`, which is what summaries
+    /// stored before `paused` was kept were recognised by, and ` paused` after it for a paused
+    /// day. So saving an unchanged summary again still stores nothing.
+    var contentText: String {
+        var unpaused = self
+        unpaused.paused = nil
+        var text = String(describing: unpaused)
+        let absent = ", paused: nil)"
+        if text.hasSuffix(absent) { text = String(text.dropLast(absent.count)) + ")" }
+        return paused == true ? text + " paused" : text
+    }
+
     func makeSummary() throws -> HKActivitySummary {
         try HKActivitySummary(
             dateComponents: DateComponents(year: year, month: month, day: day),

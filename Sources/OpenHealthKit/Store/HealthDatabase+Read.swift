@@ -102,34 +102,35 @@ extension HealthDatabase {
     }
 
     /// Runs `body` in one read transaction after checking that `after` (a caller's anchor) is
-    /// still usable: not older than the deletion history kept, not from the future. `body`
-    /// gets the newest change number, so every read inside sees the same history.
-    func readChanges<T: Sendable>(after: Int64?, _ body: @Sendable (Database, Int64) throws -> T) async throws -> T {
+    /// still usable: not older than the deletion history kept (when `deletions` are read), not
+    /// from the future. `body` gets the newest change number, so every read inside sees the
+    /// same history.
+    func readChanges<T: Sendable>(after: Int64?, deletions: Bool = true, _ body: @Sendable (Database, Int64) throws -> T) async throws -> T {
         try await readAsync { db in
             let through = try Self.sequence(db)
-            if let after {
+            if let after, deletions {
                 let pruned = try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM store_info WHERE key = 'pruned_through'") ?? 0
                 guard after >= pruned else {
                     throw HealthStoreError(.anchorExpired, "the anchor is older than the kept deletion history; resynchronise from a nil anchor")
                 }
-                guard after <= through else {
-                    throw HealthStoreError(.invalidAnchor, "the anchor is ahead of this store")
-                }
+            }
+            if let after, after > through {
+                throw HealthStoreError(.invalidAnchor, "the anchor is ahead of this store")
             }
             return try body(db, through)
         }
     }
 
-    /// Added samples and deletions with change numbers in `(after, through]`, each with its
-    /// change number, at most `limit` of each (0 = all). A nil `after` means "everything
-    /// currently stored" and reports no deletions. Call inside `readChanges`.
-    func changes(_ db: Database, fetch: SampleFetch, after: Int64?, through: Int64) throws -> ChangeBatch {
+    /// Added samples and (when `deletions`) deletions with change numbers in `(after, through]`,
+    /// each with its change number, at most `limit` of each (0 = all). A nil `after` means
+    /// "everything currently stored" and reports no deletions. Call inside `readChanges`.
+    func changes(_ db: Database, fetch: SampleFetch, after: Int64?, through: Int64, deletions: Bool = true) throws -> ChangeBatch {
         guard fetch.scope != .nothing, !fetch.types.isEmpty else { return ChangeBatch() }
         let range = (after ?? 0)...through
         var batch = ChangeBatch()
         let context = DecodingContext(cipher: cipher, db: db)
         batch.added = try fetchSamples(db, fetch, anchorRange: range, context: context).map { ($0.anchor, $0.sample) }
-        guard after != nil else { return batch }
+        guard after != nil, deletions else { return batch }
         var arguments = StatementArguments()
         for type in fetch.types { arguments += [type] }
         arguments += [range.lowerBound, range.upperBound]

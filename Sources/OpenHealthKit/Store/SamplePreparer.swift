@@ -241,7 +241,7 @@ struct SamplePreparer {
             payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: extra)
             // One summary per day and source: a new one replaces it, unless it is the same.
             healthRecordKey = cipher.indexHash("activity", bundleIdentifier, "\(details.year)-\(details.month)-\(details.day)")
-            contentVersion = cipher.indexHash("activity-content", bundleIdentifier, String(describing: details))
+            contentVersion = cipher.indexHash("activity-content", bundleIdentifier, details.contentText)
                 .prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         case let record as HKVerifiableClinicalRecord:
             guard !record.dataRepresentation.isEmpty else {

@@ -33,7 +33,10 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
             // Any other key path (a workout's duration, a sample's UUID string): sorted once read;
             // the descriptor compares in its own order.
             return SampleOrder(key: .other(SampleComparator { lhs, rhs in
-                guard let lhs = lhs as? Sample, let rhs = rhs as? Sample else { return .orderedSame }
+                guard let lhs = lhs as? Sample, let rhs = rhs as? Sample else {
+                    let missing = SampleOrder.missingFirst(lhs is Sample, rhs is Sample) ?? .orderedSame
+                    return descriptor.order == .forward ? missing : SampleOrder.reversed(missing)
+                }
                 return descriptor.compare(lhs, rhs)
             }), ascending: true)
         }
